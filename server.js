@@ -1,0 +1,44 @@
+// Starts Textcircle. Production (`npm start`): serves the built app from build/. Development
+// (`npm run dev`): Vite middleware with hot reload. Plain JavaScript so Node runs it without a build.
+import compression from "compression";
+import express from "express";
+
+const production = process.env.NODE_ENV === "production";
+const port = Number(process.env.PORT || 3000);
+
+async function main() {
+  const server = express();
+  server.disable("x-powered-by");
+  // HTML, CSS and JS are compressed. The JSON API and webhooks answer small bodies where zlib's per-response
+  // set-up cost more than it saved (it was the largest CPU cost of a polling request).
+  server.use(compression({ filter: (req, res) => !/^\/(api|webhooks|simulator\/api)\//.test(req.path) && compression.filter(req, res) }));
+  let started;
+  if (production) {
+    server.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+    // Other public files (favicon…): only paths that look like files reach the disk, so pages and the API
+    // do not pay a stat() per request.
+    const publicFiles = express.static("build/client", { maxAge: "1h", index: false });
+    server.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, res, next) : next()));
+    const mod = await import("./build/server/index.js");
+    started = await mod.createApp();
+    server.use(started.app);
+  } else {
+    const vite = await import("vite").then((v) => v.createServer({ server: { middlewareMode: true } }));
+    server.use(vite.middlewares);
+    const mod = await vite.ssrLoadModule("./server/app.ts");
+    started = await mod.createApp();
+    server.use(started.app);
+  }
+  const listener = server.listen(port, () => console.log(`Textcircle is running at http://localhost:${port}`));
+  const stop = () => {
+    listener.close(() => started.close().finally(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
