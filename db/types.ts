@@ -1,0 +1,438 @@
+// Database types: one interface per table, joined in `DB`. Times are ISO-8601 UTC strings;
+// booleans are 0/1 integers; ids are numbers (bigint columns are parsed to numbers on PostgreSQL).
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+export interface BusinessesTable {
+  id: Generated<number>;
+  name: string;
+  name_key: string;
+  phone_number: string | null;
+  join_keyword: Generated<string>;
+  onboarding: Generated<string>;
+  onboarding_error: string | null;
+  status: Generated<string>;
+  locale: Generated<string>;
+  trial_credits: Generated<number>;
+  trial_ends_at: string | null;
+  message_allowance: Generated<number>;
+  allowance_used: Generated<number>;
+  allowance_period_start: string | null;
+  referral_code: string;
+  referred_by_id: number | null;
+  terms_version: string | null;
+  opt_in_message: string | null;
+  opt_out_message: string | null;
+  help_message: string | null;
+  created_at: string;
+  /** Quiet hours in UK local time, "HH:MM" (group and campaign texts wait for the end). */
+  quiet_start: Generated<string>;
+  quiet_end: Generated<string>;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  business_id: number;
+  name: string;
+  email: string;
+  mobile: string;
+  password_hash: string;
+  role: "ADMIN" | "TEAM";
+  failed_logins: Generated<number>;
+  locked_until: string | null;
+  disabled: Generated<number>;
+  last_login_at: string | null;
+  last_active_at: string | null;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  kind: "WEB" | "API";
+  admin_access: Generated<number>;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface SignupsTable {
+  id: string;
+  company: string;
+  name: string;
+  email: string;
+  mobile: string;
+  referral_code: string | null;
+  verified_at: string | null;
+  /** Set at sign-up step 3 (migration 20261121001000). */
+  password_hash: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface VerificationCodesTable {
+  id: Generated<number>;
+  purpose: "SIGNUP" | "RESET";
+  subject: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  used_at: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  window_start: string;
+  count: number;
+}
+
+export interface HelpSectionsViewedTable {
+  user_id: number;
+  section: string;
+  viewed_at: string;
+}
+
+export interface TrackEventsTable {
+  id: Generated<number>;
+  business_id: number;
+  user_id: number | null;
+  action: string;
+  created_at: string;
+}
+
+export interface NoticesTable {
+  id: Generated<number>;
+  business_id: number;
+  kind: string;
+  title: string;
+  body: string;
+  created_at: string;
+}
+
+export interface SupportSessionsTable {
+  id: Generated<number>;
+  business_id: number;
+  user_id: number | null;
+  status: Generated<string>;
+  created_at: string;
+}
+
+export interface SupportMessagesTable {
+  id: Generated<number>;
+  session_id: number;
+  sender: "USER" | "AGENT";
+  text: string;
+  created_at: string;
+}
+
+export interface SimNumbersTable {
+  number: string;
+  assigned_at: string;
+}
+
+export interface SimMessagesTable {
+  id: Generated<number>;
+  sid: string;
+  direction: "TO_PHONE" | "FROM_PHONE";
+  phone: string;
+  business_number: string;
+  body: string;
+  status: string;
+  created_at: string;
+  /** The client reference the sender passed (our outbound id), for reconciliation. */
+  reference: string | null;
+  error_code: string | null;
+}
+
+export interface SimSettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface AdminAccessTokensTable {
+  id: string;
+  user_id: number;
+  used_at: string | null;
+  expires_at: string;
+}
+
+export interface CreditLedgerTable {
+  id: Generated<number>;
+  business_id: number;
+  kind: "CHARGE" | "REFUND";
+  pool: "TRIAL" | "ALLOWANCE";
+  credits: number;
+  reason: string;
+  reference: string | null;
+  created_at: string;
+}
+
+export interface InboundMessagesTable {
+  id: Generated<number>;
+  business_id: number;
+  provider_id: string;
+  from_number: string;
+  to_number: string;
+  body: string;
+  received_at: string;
+  processed_at: string | null;
+  /** Set by inbound processing: the member who sent it, and what it was (a keyword or MESSAGE). */
+  member_id: Generated<number | null>;
+  kind: Generated<string | null>;
+}
+
+export interface DeliveryReceiptsTable {
+  id: Generated<number>;
+  business_id: number | null;
+  provider_id: string;
+  status: string;
+  error_code: string | null;
+  received_at: string;
+}
+
+export interface DB extends PipelineTables, GroupTables, AttributeTables {
+  businesses: BusinessesTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  signups: SignupsTable;
+  verification_codes: VerificationCodesTable;
+  rate_limits: RateLimitsTable;
+  help_sections_viewed: HelpSectionsViewedTable;
+  track_events: TrackEventsTable;
+  notices: NoticesTable;
+  support_sessions: SupportSessionsTable;
+  support_messages: SupportMessagesTable;
+  sim_numbers: SimNumbersTable;
+  sim_messages: SimMessagesTable;
+  sim_settings: SimSettingsTable;
+  admin_access_tokens: AdminAccessTokensTable;
+  credit_ledger: CreditLedgerTable;
+  inbound_messages: InboundMessagesTable;
+  delivery_receipts: DeliveryReceiptsTable;
+  group_message_drafts: GroupMessageDraftsTable;
+}
+
+// ---- Group message drafts (task J: the Compose, Schedule, Preview steps) ----
+
+export interface GroupMessageDraftsTable {
+  id: Generated<number>;
+  business_id: number;
+  user_id: number | null;
+  body: string;
+  group_id: number | null;
+  send_mode: "NOW" | "LATER" | null;
+  send_at: string | null;
+  token: string;
+  message_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type Business = Selectable<BusinessesTable>;
+export type NewBusiness = Insertable<BusinessesTable>;
+export type BusinessUpdate = Updateable<BusinessesTable>;
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+
+// ---- Messaging pipeline (members core, consent log, messages, outbound, conversations) ----
+
+export type MemberStatus = "PENDING" | "SUBSCRIBED" | "OPTED_OUT" | "DELETED";
+
+export interface MembersTable {
+  id: Generated<number>;
+  business_id: number;
+  phone: string;
+  first_name: string | null;
+  full_name: string | null;
+  status: MemberStatus;
+  unique_ref: string;
+  joined_at: string | null;
+  invited_at: string | null;
+  opted_out_at: string | null;
+  created_at: string;
+  updated_at: string;
+  birthday: string | null; // "MM-DD"
+  appointment_at: string | null; // ISO-8601 UTC
+  note: string | null;
+}
+
+export type ConsentAction = "OPT_IN_REQUESTED" | "OPTED_IN" | "OPTED_OUT" | "REJOINED";
+export type ConsentChannel = "SMS" | "INVITE" | "WEB" | "IMPORT" | "API";
+
+export interface ConsentLogTable {
+  id: Generated<number>;
+  business_id: number;
+  member_id: number | null;
+  phone: string;
+  action: ConsentAction;
+  channel: ConsentChannel;
+  evidence: string;
+  created_at: string;
+}
+
+export type MessageKind = "DM" | "GROUP" | "CAMPAIGN" | "SYSTEM";
+export type MessageStatus = "SCHEDULED" | "SENDING_SOON" | "SENDING" | "COMPLETE" | "FAILED";
+
+export interface MessagesTable {
+  id: Generated<number>;
+  business_id: number;
+  kind: MessageKind;
+  body: string;
+  group_id: number | null;
+  member_id: number | null;
+  status: MessageStatus;
+  send_at: string;
+  editable_until: string;
+  recipients: Generated<number>;
+  credits: Generated<number>;
+  error: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  /** Group messages: unique per business, so a double-submitted send creates one message. */
+  idempotency_key: Generated<string | null>;
+}
+
+export type OutboundStatus = "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "FAILED" | "UNKNOWN";
+
+export interface OutboundTable {
+  id: Generated<number>;
+  message_id: number;
+  business_id: number;
+  member_id: number | null;
+  to_phone: string;
+  from_phone: string;
+  body: string;
+  segments: number;
+  priority: number;
+  status: OutboundStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  worker_id: string | null;
+  provider_id: string | null;
+  error_code: string | null;
+  error: string | null;
+  quiet_hours: Generated<number>;
+  charged: Generated<number>;
+  created_at: string;
+  sent_at: string | null;
+  delivered_at: string | null;
+}
+
+export type ConversationState = "UNREAD" | "READ" | "ACTIVE" | "SNOOZED" | "INACTIVE";
+
+export interface ConversationsTable {
+  id: Generated<number>;
+  business_id: number;
+  member_id: number;
+  state: ConversationState;
+  last_message_at: string;
+  unread_count: Generated<number>;
+  /** Set while SNOOZED: when it wakes as UNREAD (migration 20261122012000). */
+  snoozed_until: Generated<string | null>;
+  read_at: Generated<string | null>;
+}
+
+export interface PipelineTables {
+  members: MembersTable;
+  consent_log: ConsentLogTable;
+  messages: MessagesTable;
+  outbound: OutboundTable;
+  conversations: ConversationsTable;
+}
+
+export type Member = Selectable<MembersTable>;
+export type Message = Selectable<MessagesTable>;
+export type OutboundRow = Selectable<OutboundTable>;
+
+// ---- Community groups and CSV import (migration 20261122011000_groups) ----
+
+export type GroupType = "LIST" | "SMART" | "CAMPAIGN";
+
+export interface GroupsTable {
+  id: Generated<number>;
+  business_id: number;
+  name: string;
+  type: GroupType;
+  /** JSON filter (SMART groups only): see app/domain/groups/smart-filter.ts. */
+  filter: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GroupMembersTable {
+  group_id: number;
+  member_id: number;
+  added_at: string;
+}
+
+export type ImportJobStatus = "MAPPING" | "QUEUED" | "RUNNING" | "DONE" | "FAILED";
+
+export interface ImportJobsTable {
+  id: Generated<number>;
+  business_id: number;
+  created_by: number | null;
+  status: ImportJobStatus;
+  filename: string;
+  content: string;
+  mapping: string | null;
+  consent_evidence: string | null;
+  total_rows: Generated<number>;
+  processed_rows: Generated<number>;
+  added: Generated<number>;
+  updated: Generated<number>;
+  skipped: Generated<number>;
+  report: string | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface GroupTables {
+  groups: GroupsTable;
+  group_members: GroupMembersTable;
+  import_jobs: ImportJobsTable;
+}
+
+export type Group = Selectable<GroupsTable>;
+
+// ---- Member attributes (community, task G) ----
+
+export type AttributeType = "TEXT" | "NUMBER" | "DATE" | "TIME" | "BIRTHDAY" | "NOTE" | "LIST";
+
+export interface AttributesTable {
+  id: Generated<number>;
+  business_id: number;
+  key: string;
+  name: string;
+  type: AttributeType;
+  show_on_form: Generated<number>;
+  member_can_edit: Generated<number>;
+  mandatory: Generated<number>;
+  position: Generated<number>;
+  created_at: string;
+}
+
+export interface AttributeListItemsTable {
+  id: Generated<number>;
+  attribute_id: number;
+  label: string;
+  position: Generated<number>;
+}
+
+export interface MemberAttributeValuesTable {
+  member_id: number;
+  attribute_id: number;
+  business_id: number;
+  value_text: string | null;
+  value_number: number | null;
+}
+
+export interface AttributeTables {
+  attributes: AttributesTable;
+  attribute_list_items: AttributeListItemsTable;
+  member_attribute_values: MemberAttributeValuesTable;
+}
+
+export type Attribute = Selectable<AttributesTable>;

@@ -1,0 +1,28 @@
+// A static registry of migrations, so that they bundle cleanly into the server build.
+// Frozen: never edit a migration that has shipped; add a new one.
+import type { Migration } from "kysely";
+import * as m20261121000000 from "./20261121000000_foundation";
+import * as m20261121001000 from "./20261121001000_signup_password";
+import * as m20261121100000 from "./20261121100000_messaging_credits_inbound";
+import * as m20261122000100 from "./20261122000100_messaging_pipeline";
+import * as m20261122000200 from "./20261122000200_outbound_partial_indexes";
+import * as m20261122000300 from "./20261122000300_inbound_pending_sender_idx";
+import * as m20261122010000 from "./20261122010000_attributes";
+import * as m20261122011000 from "./20261122011000_groups";
+import * as m20261122012000 from "./20261122012000_conversations_snooze";
+import * as m20261122013000 from "./20261122013000_group_message_fields";
+import * as m20261122014500 from "./20261122014500_conversations_unread_idx";
+
+export const migrations: Record<string, Migration> = {
+  "20261121000000_foundation": m20261121000000,
+  "20261121001000_signup_password": m20261121001000,
+  "20261121100000_messaging_credits_inbound": m20261121100000,
+  "20261122000100_messaging_pipeline": m20261122000100,
+  "20261122000200_outbound_partial_indexes": m20261122000200,
+  "20261122000300_inbound_pending_sender_idx": m20261122000300,
+  "20261122010000_attributes": m20261122010000,
+  "20261122011000_groups": m20261122011000,
+  "20261122012000_conversations_snooze": m20261122012000,
+  "20261122013000_group_message_fields": m20261122013000,
+  "20261122014500_conversations_unread_idx": m20261122014500,
+};
