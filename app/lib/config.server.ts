@@ -1,0 +1,145 @@
+// Typed configuration, read once from the environment and validated at start-up.
+// A bad value stops the process with a message naming the variable and what is expected.
+import fs from "node:fs";
+import path from "node:path";
+import crypto from "node:crypto";
+import { z } from "zod";
+
+export { APP_VERSION_CLIENT as APP_VERSION } from "./version";
+import { APP_VERSION_CLIENT as APP_VERSION } from "./version";
+/** Version of the terms and conditions; accounts that accepted an older one are sent to /termsupdated. */
+export const TERMS_VERSION = "2026-11-01";
+
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    DATABASE_URL: z.string().min(1).default("data/app.db"),
+    PUBLIC_URL: z.string().url().optional(),
+    SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    SMS_PROVIDER: z.enum(["simulator", "twilio"]).default("simulator"),
+    TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must look like AC followed by 32 hex digits").optional(),
+    TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
+    TWILIO_API_BASE: z.string().url().optional(),
+    SEED_DEMO: bool.optional(),
+    RUN_WORKER: bool.default(true),
+    MESSAGE_SEND_DELAY_SECONDS: z.coerce.number().int().min(0).max(24 * 3600).default(60),
+    SMS_RATE_PER_SECOND: z.coerce.number().min(0).max(10000).default(10),
+    WORKER_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
+    WORKER_POLL_MS: z.coerce.number().int().min(10).max(60000).default(500),
+    WORKER_LEASE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+    WORKER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+    WORKER_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(2000),
+    LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+    LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+    PIN_MAX_ISSUES: z.coerce.number().int().min(1).max(20).default(3),
+    GA_ID: z.string().max(40).default(""),
+    META_PIXEL_ID: z.string().max(40).default(""),
+    RUM_ACCOUNT_ID: z.string().max(40).default(""),
+    RUM_APPLICATION_ID: z.string().max(40).default(""),
+    RUM_LICENCE_KEY: z.string().max(80).default(""),
+    RUM_AGENT_ID: z.string().max(40).default(""),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SMS_PROVIDER === "twilio") {
+      if (!env.TWILIO_ACCOUNT_SID) ctx.addIssue({ code: "custom", path: ["TWILIO_ACCOUNT_SID"], message: "is required when SMS_PROVIDER=twilio" });
+      if (!env.TWILIO_AUTH_TOKEN) ctx.addIssue({ code: "custom", path: ["TWILIO_AUTH_TOKEN"], message: "is required when SMS_PROVIDER=twilio" });
+      if (!env.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when SMS_PROVIDER=twilio (webhook signatures are computed over it)" });
+    }
+    if (env.NODE_ENV === "production" && env.SMS_PROVIDER !== "simulator" && !env.SESSION_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production with a real provider" });
+    }
+  });
+
+export type Env = z.infer<typeof schema>;
+
+export interface Config {
+  env: Env["NODE_ENV"];
+  production: boolean;
+  port: number;
+  databaseUrl: string;
+  publicUrl: string;
+  sessionSecret: string;
+  smsProvider: Env["SMS_PROVIDER"];
+  twilio: { accountSid: string; authToken: string; apiBase?: string } | null;
+  seedDemo: boolean;
+  runWorker: boolean;
+  /** The outbound pipeline (messages, outbound rows, workers). */
+  messaging: {
+    /** The "sending soon" pause in which a message can still be edited or deleted. */
+    sendDelaySeconds: number;
+    /** Segments per second per from-number; 0 = unlimited. */
+    ratePerSecond: number;
+    batchSize: number;
+    pollMs: number;
+    leaseSeconds: number;
+    maxAttempts: number;
+    backoffMs: number;
+  };
+  loginMaxFailures: number;
+  lockoutMinutes: number;
+  pinMaxIssues: number;
+  monitor: { gaId: string; metaPixelId: string; rumScript: { accountId: string; applicationId: string; licenceKey: string; agentId: string } };
+  appVersion: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment. Throws ConfigError listing every bad variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".") || "(environment)"}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    production: e.NODE_ENV === "production",
+    port: e.PORT,
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
+    sessionSecret: e.SESSION_SECRET ?? localSecret(e.DATABASE_URL),
+    smsProvider: e.SMS_PROVIDER,
+    twilio: e.SMS_PROVIDER === "twilio" ? { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, apiBase: e.TWILIO_API_BASE } : null,
+    seedDemo: e.SEED_DEMO ?? e.SMS_PROVIDER === "simulator",
+    runWorker: e.RUN_WORKER,
+    messaging: {
+      sendDelaySeconds: e.MESSAGE_SEND_DELAY_SECONDS,
+      ratePerSecond: e.SMS_RATE_PER_SECOND,
+      batchSize: e.WORKER_BATCH_SIZE,
+      pollMs: e.WORKER_POLL_MS,
+      leaseSeconds: e.WORKER_LEASE_SECONDS,
+      maxAttempts: e.WORKER_MAX_ATTEMPTS,
+      backoffMs: e.WORKER_BACKOFF_MS,
+    },
+    loginMaxFailures: e.LOGIN_MAX_FAILURES,
+    lockoutMinutes: e.LOCKOUT_MINUTES,
+    pinMaxIssues: e.PIN_MAX_ISSUES,
+    monitor: {
+      gaId: e.GA_ID,
+      metaPixelId: e.META_PIXEL_ID,
+      rumScript: { accountId: e.RUM_ACCOUNT_ID, applicationId: e.RUM_APPLICATION_ID, licenceKey: e.RUM_LICENCE_KEY, agentId: e.RUM_AGENT_ID },
+    },
+    appVersion: APP_VERSION,
+  };
+}
+
+/** Without SESSION_SECRET, a random secret is kept beside the SQLite file so that restarts keep sessions. */
+function localSecret(databaseUrl: string): string {
+  const dir = /^postgres/i.test(databaseUrl) ? "data" : path.dirname(path.resolve(databaseUrl.replace(/^sqlite:(\/\/)?/i, "")));
+  const file = path.join(dir, ".session-secret");
+  try {
+    return fs.readFileSync(file, "utf8").trim();
+  } catch {
+    const secret = crypto.randomBytes(32).toString("base64url");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
