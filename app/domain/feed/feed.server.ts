@@ -1,0 +1,73 @@
+// §3 feed items for the home screen and /api/feed. Each item has the §3 shape; fields an item type
+// does not use are omitted. Newest first, the quick-start help on top until it is hidden.
+import type { Database } from "#db/index";
+import { unreadTotal } from "~/domain/conversations/conversations.server";
+import { getUnreadMessages } from "~/domain/messaging/unread.server";
+import { broadcastFeedItems } from "~/domain/group-messages/group-messages.server";
+
+export type FeedItemType =
+  | "UNREADMESSAGES" | "INFO" | "HELPCENTRE" | "CHATSESSION" | "BROADCASTMESSAGE" | "ONEQUESTION" | "POLL"
+  | "INVITATION" | "BOUNCEBACK" | "REMINDER" | "BIRTHDAYGREETING" | "CUSTOMEREXP" | "CHECKIN" | "POSTREGISTRATION" | "PICKWINNERS";
+
+export interface FeedItem {
+  type: FeedItemType;
+  id: string;
+  name?: string;
+  status?: string;
+  messageText?: string;
+  contactGroupId?: number;
+  contactGroupName?: string;
+  contactGroupCount?: number;
+  totalSent?: number;
+  totalReceived?: number;
+  totalToday?: number;
+  totalYesterday?: number;
+  totalMonth?: number;
+  lastInteraction?: string;
+  nextSending?: string;
+  closeDate?: string;
+  numberWinnersToPick?: number;
+  responses?: { response: string; total: number }[];
+  errorMessage?: string;
+  promoters?: number;
+  passives?: number;
+  detractors?: number;
+  currentScore?: number;
+  previousScore?: number;
+}
+
+export const QUICK_START_SECTION = "quickStart";
+
+export async function getFeed(db: Database, user: { userId: number; businessId: number }, now: Date): Promise<FeedItem[]> {
+  const items: FeedItem[] = [];
+  const hidden = await db
+    .selectFrom("help_sections_viewed")
+    .select("section")
+    .where("user_id", "=", user.userId)
+    .where("section", "=", QUICK_START_SECTION)
+    .executeTakeFirst();
+  if (!hidden) items.push({ type: "HELPCENTRE", id: QUICK_START_SECTION, name: "feed.help.title" });
+
+  const notices = await db
+    .selectFrom("notices")
+    .select(["id", "title", "body", "created_at"])
+    .where("business_id", "=", user.businessId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(20)
+    .execute();
+  for (const n of notices) {
+    items.push({ type: "INFO", id: `info-${n.id}`, name: n.title, messageText: n.body, lastInteraction: n.created_at });
+  }
+  // UNREADMESSAGES (conversations): the count of unread texts and the newest one.
+  const unreadTotalNow = await unreadTotal(db, user.businessId, now);
+  if (unreadTotalNow > 0) {
+    const [latest] = await getUnreadMessages(db, user.businessId, now);
+    items.push({ type: "UNREADMESSAGES", id: "unread", name: latest?.fullName || latest?.phoneNumber, totalReceived: unreadTotalNow, messageText: latest?.messageText, lastInteraction: latest?.issueDate });
+  }
+  // Group messages (BROADCASTMESSAGE, task J), merged with the notices newest first; help stays on top.
+  items.push(...(await broadcastFeedItems(db, user.businessId)));
+  const top = items.filter((i) => i.type === "HELPCENTRE");
+  const rest = items.filter((i) => i.type !== "HELPCENTRE").sort((a, b) => (b.lastInteraction ?? "").localeCompare(a.lastInteraction ?? ""));
+  return [...top, ...rest];
+}

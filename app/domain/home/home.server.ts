@@ -1,0 +1,44 @@
+// Everything the home screen (§2 Home) shows, gathered in one call: plan meter, community numbers,
+// the count tiles, and the feed. The same numbers the /api/ endpoints return when the page polls.
+import type { Database } from "#db/index";
+import { getBusiness, planOf } from "~/domain/accounts/status.server";
+import type { PlanView } from "~/domain/billing/plan";
+import { getFeed, type FeedItem } from "~/domain/feed/feed.server";
+import { getUnreadMessages, type UnreadMessageSummary } from "~/domain/messaging/unread.server";
+import { getStat } from "~/domain/stats/stats.server";
+import { UNREAD_SHOWN } from "./format";
+
+export type UnreadSummary = UnreadMessageSummary;
+
+export interface HomeData {
+  business: { name: string; phoneNumber: string | null; joinKeyword: string };
+  plan: PlanView;
+  community: { total: number; joinedPeriod: number; optedOutPeriod: number };
+  tiles: { unreadMessages: number; pendingGroupMessages: number; liveCampaigns: number };
+  feed: FeedItem[];
+  unread: { total: number; messages: UnreadSummary[] };
+}
+
+export async function getHome(db: Database, user: { userId: number; businessId: number }, now: Date): Promise<HomeData> {
+  const b = await getBusiness(db, user.businessId);
+  const stat = (type: Parameters<typeof getStat>[2]) => getStat(db, user.businessId, type, {}, now);
+  const [total, joinedPeriod, optedOutPeriod, unreadMessages, pendingGroupMessages, liveCampaigns, feed, unread] = await Promise.all([
+    stat("SUBSCRIBERSTOTAL"),
+    stat("SUBSCRIBERSTOTALPERIOD"),
+    stat("SUBSCRIBERSOPTEDOUTPERIOD"),
+    stat("UNREADMESSAGESTOTAL"),
+    stat("CONTACTGROUPPENDINGMESSAGESTOTAL"),
+    stat("CAMPAIGNSTOTAL"),
+    getFeed(db, user, now),
+    getUnreadMessages(db, user.businessId, now),
+  ]);
+  return {
+    business: { name: b.name, phoneNumber: b.phone_number, joinKeyword: b.join_keyword },
+    plan: planOf(b, now),
+    community: { total, joinedPeriod, optedOutPeriod },
+    tiles: { unreadMessages, pendingGroupMessages, liveCampaigns },
+    // The unread-messages panel is its own list below; the feed's other items come first.
+    feed: feed.filter((item) => item.type !== "UNREADMESSAGES"),
+    unread: { total: Math.max(unreadMessages, unread.length), messages: unread.slice(0, UNREAD_SHOWN) },
+  };
+}

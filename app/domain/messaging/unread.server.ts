@@ -1,0 +1,46 @@
+// §3 unread message summaries for /api/directmessages?filter=UNREAD and the home feed: one per unread
+// conversation, newest first, with the member's latest text.
+import type { Database } from "#db/index";
+import { displayName, latestInbound, wakeSnoozed } from "~/domain/conversations/conversations.server";
+
+export interface UnreadMessageSummary {
+  fullName: string;
+  phoneNumber: string;
+  issueDate: string;
+  messageText: string;
+  /** The member, so a screen can open the thread. */
+  memberId?: number;
+}
+
+/** Most summaries answered (the total is UNREADMESSAGESTOTAL). */
+export const UNREAD_LIST_MAX = 50;
+
+/** The business's unread direct messages, newest first (at most UNREAD_LIST_MAX). */
+export async function getUnreadMessages(db: Database, businessId: number, now: Date): Promise<UnreadMessageSummary[]> {
+  await wakeSnoozed(db, businessId, now);
+  const rows = await db
+    .selectFrom("conversations as c")
+    .innerJoin("members as m", "m.id", "c.member_id")
+    .select([
+      "c.member_id",
+      "c.last_message_at",
+      "m.full_name",
+      "m.first_name",
+      "m.phone",
+      (eb) => latestInbound(eb, "body").as("body"),
+      (eb) => latestInbound(eb, "received_at").as("received_at"),
+    ])
+    .where("c.business_id", "=", businessId)
+    .where("c.state", "=", "UNREAD")
+    .orderBy("c.last_message_at", "desc")
+    .orderBy("c.id", "desc")
+    .limit(UNREAD_LIST_MAX)
+    .execute();
+  return rows.map((r) => ({
+    fullName: displayName(r),
+    phoneNumber: r.phone,
+    issueDate: String(r.received_at ?? r.last_message_at),
+    messageText: String(r.body ?? ""),
+    memberId: Number(r.member_id),
+  }));
+}

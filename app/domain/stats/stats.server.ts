@@ -1,0 +1,80 @@
+// §7 stats: one number per type. The campaign types answer 0 until campaigns exist; they are listed so
+// the API is stable.
+import type { Database } from "#db/index";
+import { wallClock, wallClockToUtc } from "~/lib/uk-time";
+import { getBusiness, planOf } from "~/domain/accounts/status.server";
+import { unreadForMember, unreadTotal } from "~/domain/conversations/conversations.server";
+import { countPendingGroupMessages } from "~/domain/group-messages/group-messages.server";
+
+export const STAT_TYPES = [
+  "MESSAGECREDITSUSED",
+  "MESSAGECREDITSREMAINING",
+  "SUBSCRIBERSTOTAL",
+  "SUBSCRIBERSTOTALPERIOD",
+  "SUBSCRIBERSOPTEDOUTPERIOD",
+  "CAMPAIGNSTOTAL",
+  "UNREADMESSAGESTOTAL",
+  "UNREADMESSAGESSUBSCRIBERTOTAL",
+  "CONTACTCAMPAIGNINTERACTIONTOTAL",
+  "CONTACTGROUPPENDINGMESSAGESTOTAL",
+] as const;
+export type StatType = (typeof STAT_TYPES)[number];
+
+export function isStatType(v: unknown): v is StatType {
+  return typeof v === "string" && (STAT_TYPES as readonly string[]).includes(v);
+}
+
+export interface StatParams {
+  contactId?: number;
+  contactGroupId?: number;
+}
+
+export async function getStat(db: Database, businessId: number, type: StatType, _params: StatParams, now: Date): Promise<number> {
+  switch (type) {
+    case "MESSAGECREDITSUSED": {
+      const b = await getBusiness(db, businessId);
+      const plan = planOf(b, now);
+      return plan.kind === "monthly" ? plan.used : Math.max(0, TRIAL_CREDITS - plan.creditsRemaining);
+    }
+    case "MESSAGECREDITSREMAINING":
+      return planOf(await getBusiness(db, businessId), now).creditsRemaining;
+    case "UNREADMESSAGESTOTAL":
+      return unreadTotal(db, businessId, now);
+    case "UNREADMESSAGESSUBSCRIBERTOTAL":
+      return _params.contactId ? unreadForMember(db, businessId, _params.contactId, now) : 0;
+    case "SUBSCRIBERSTOTAL":
+      return countMembers(db, businessId, "SUBSCRIBED");
+    case "SUBSCRIBERSTOTALPERIOD":
+      // "Joined this month" on the home screen: subscribed members whose join falls in this UK calendar month.
+      return countMembers(db, businessId, "SUBSCRIBED", "joined_at", startOfUkMonth(now));
+    case "SUBSCRIBERSOPTEDOUTPERIOD":
+      // "Left this month": members who opted out during this UK calendar month.
+      return countMembers(db, businessId, "OPTED_OUT", "opted_out_at", startOfUkMonth(now));
+    case "CONTACTGROUPPENDINGMESSAGESTOTAL":
+      // Scheduled or sending-soon group messages, for one group (contactGroupId) or all (task J).
+      return countPendingGroupMessages(db, businessId, _params.contactGroupId);
+    default:
+      // CAMPAIGNSTOTAL and CONTACTCAMPAIGNINTERACTIONTOTAL: campaigns are not built yet, so there are none.
+      return 0;
+  }
+}
+
+/** Credits a trial starts with (§9 meter scale). */
+export const TRIAL_CREDITS = 50;
+
+/** The first instant of the current calendar month in UK time, as an ISO string. */
+export function startOfUkMonth(now: Date): string {
+  const wall = wallClock(now);
+  return wallClockToUtc(wall.year, wall.month, 1, 0).toISOString();
+}
+
+async function countMembers(db: Database, businessId: number, status: "SUBSCRIBED" | "OPTED_OUT", since?: "joined_at" | "opted_out_at", from?: string): Promise<number> {
+  let q = db
+    .selectFrom("members")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("business_id", "=", businessId)
+    .where("status", "=", status);
+  if (since && from) q = q.where(since, ">=", from);
+  const row = await q.executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -1,0 +1,163 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+} from "react-router";
+import { getToast, toastMiddleware } from "remix-toast/middleware";
+import type { Route } from "./+types/root";
+import { Toaster } from "~/components/toaster";
+import { Banner, ButtonLink } from "~/components/ui";
+import { getSessionUser, userContext } from "~/lib/auth.server";
+import { getDeps } from "~/lib/context.server";
+import { csrfContext, csrfMiddleware } from "~/lib/csrf.server";
+import { getLocale, i18nextMiddleware, localeCookie } from "~/lib/i18n.server";
+import { isLocale } from "~/lib/i18n";
+import { OfflineBanner } from "~/components/offline-banner";
+import stylesheet from "~/styles/app.css?url";
+
+/** JSON API, webhooks and the simulator's JSON need neither translations nor toasts: skip that work for them. */
+const MACHINE_PATHS = /^\/(api|webhooks)(\/|$)|^\/simulator\/api\//;
+function forPagesOnly(mw: Route.MiddlewareFunction): Route.MiddlewareFunction {
+  return (args, next) => (MACHINE_PATHS.test(new URL(args.request.url).pathname) ? next() : mw(args, next));
+}
+
+/** Choosing a language with ?lng= (the language links) keeps it for the next visits too. */
+const rememberLanguage: Route.MiddlewareFunction = async ({ request }, next) => {
+  const lng = new URL(request.url).searchParams.get("lng");
+  const response = (await next()) as Response;
+  if (isLocale(lng)) response.headers.append("Set-Cookie", await localeCookie.serialize(lng));
+  return response;
+};
+
+export const middleware: Route.MiddlewareFunction[] = [
+  forPagesOnly(rememberLanguage),
+  forPagesOnly(i18nextMiddleware),
+  forPagesOnly(toastMiddleware() as Route.MiddlewareFunction),
+  csrfMiddleware(() => false),
+];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  // Signed-in pages already loaded the user in their layout middleware; public pages look it up here.
+  const user = context.get(userContext) ?? (await getSessionUser(request, context));
+  const host = new URL(request.url).hostname;
+  return data({
+    locale: getLocale(context),
+    csrf: context.get(csrfContext),
+    toast: getToast(context),
+    beta: host.startsWith("beta"),
+    appVersion: getDeps(context).config.appVersion,
+    user: user ? { name: user.name, companyName: user.companyName, adminAccess: user.adminAccess } : null,
+  });
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+export function useRootData(): RootData | undefined {
+  return useRouteLoaderData<typeof loader>("root") as RootData | undefined;
+}
+
+interface RouteHandle {
+  titleKey?: string;
+  descriptionKey?: string;
+}
+
+/** §2: each page's title and description come from its route's handle, or the defaults. */
+function PageMeta() {
+  const { t } = useTranslation();
+  const matches = useMatches();
+  let handle: RouteHandle = {};
+  for (const m of matches) {
+    const h = m.handle as RouteHandle | undefined;
+    if (h?.titleKey) handle = h;
+  }
+  const title = handle.titleKey ? `${t(handle.titleKey)} · Textcircle` : t("meta.default.title");
+  const description = t(handle.descriptionKey ?? "meta.default.description");
+  return (
+    <>
+      <title>{title}</title>
+      <meta name="description" content={description} />
+    </>
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRootData();
+  const { t, i18n } = useTranslation();
+  const lang = root?.locale ?? i18n.language ?? "en-GB";
+  useEffect(() => {
+    if (root?.locale && i18n.language !== root.locale) void i18n.changeLanguage(root.locale);
+  }, [root?.locale, i18n]);
+  return (
+    <html lang={lang} dir="ltr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#0f5c5c" />
+        <PageMeta />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">{t("common.skipToContent")}</a>
+        {root?.beta ? <div className="beta-ribbon" role="note">{t("common.betaRibbon")}</div> : null}
+        {root?.user?.adminAccess ? (
+          <form method="post" action="/logout?admin=1" className="admin-banner" data-admin-banner>
+            <input type="hidden" name="_csrf" value={root.csrf} />
+            <button type="submit">
+              {t("common.adminAccessBanner", { name: root.user.name, company: root.user.companyName })}
+            </button>
+          </form>
+        ) : null}
+        <Toaster toast={root?.toast ?? null} />
+        <OfflineBanner>{children}</OfflineBanner>
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+  let title = t("errors.pageTitle");
+  let message = t("errors.generic");
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      title = t("notFound.title");
+      message = t("notFound.body");
+    } else if (error.status === 403 && (error.data as { code?: string } | undefined)?.code === "CSRF") {
+      title = t("errors.csrfTitle");
+      message = t("errors.csrf");
+    } else if (error.status === 413) {
+      message = t("errors.tooLarge");
+    }
+  } else if (import.meta.env.DEV && error instanceof Error) {
+    console.error(error);
+  }
+  return (
+    <main id="main" className="page page--narrow">
+      <h1>{title}</h1>
+      <Banner tone="error">{message}</Banner>
+      <p>
+        <ButtonLink to="/">{t("common.goHome")}</ButtonLink>
+      </p>
+    </main>
+  );
+}

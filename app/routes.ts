@@ -1,0 +1,82 @@
+// Every URL of the app in one list (§2). Pages behind login sit under the _app layout.
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+
+export default [
+  layout("routes/_app.tsx", [
+    index("routes/home.tsx"),
+    route("welcome", "routes/welcome.tsx"),
+    // --- authenticated pages (add new ones here) ---
+    route("directmessages", "routes/directmessages.tsx"),
+    route("member/messages", "routes/member.messages.tsx"),
+    route("newdirectmessage", "routes/newdirectmessage.tsx"),
+    // groups (task H)
+    route("groups", "routes/groups.tsx"),
+    route("contactgroup/:id", "routes/contactgroup.$id.tsx"),
+    route("smartgroup/:id", "routes/smartgroup.$id.tsx"),
+    route("joinus", "routes/joinus.tsx"),
+    route("mycommunity/import", "routes/mycommunity.import.tsx"),
+    route("mycommunity/import/:jobId", "routes/mycommunity.import.$jobId.tsx"),
+    route("mycommunity/export", "routes/mycommunity.export.ts"),
+    // community (task G)
+    route("mycommunity", "routes/mycommunity.tsx"),
+    route("memberinfo", "routes/memberinfo.tsx"),
+    route("memberinfo/:id", "routes/memberinfo.tsx", { id: "memberinfo-id" }),
+    route("invitemember", "routes/invitemember.tsx"),
+    route("memberattributes", "routes/memberattributes.tsx"),
+    route("myaccount", "routes/myaccount.tsx"),
+    // group messages (task J)
+    route("newgroupmessage", "routes/newgroupmessage.tsx"),
+    route("newgroupmessage/schedule", "routes/newgroupmessage.schedule.tsx"),
+    route("newgroupmessage/preview", "routes/newgroupmessage.preview.tsx"),
+    route("groupmessages", "routes/groupmessages.tsx"),
+    route("groupmessages/:messageId/edit", "routes/groupmessages.$messageId.edit.tsx"),
+    route("groupmessages/:messageId/delete", "routes/groupmessages.$messageId.delete.tsx"),
+    route("allgroupmessages", "routes/allgroupmessages.tsx"),
+    route("welcome/success", "routes/welcome.success.tsx"),
+    route("welcome/incomplete", "routes/welcome.incomplete.tsx"),
+    route("termsupdated", "routes/termsupdated.tsx"),
+  ]),
+  layout("routes/_public.tsx", [
+    route("login", "routes/login.tsx"),
+    // --- public pages (add new ones here) ---
+    route("join/:slug", "routes/join.$slug.tsx"), // web sign-up (task H)
+    route("myinfo/:ref", "routes/myinfo.$ref.tsx"), // member form (task G)
+    route("adminaccess/:token", "routes/adminaccess.$token.tsx"),
+    route("signup", "routes/signup.tsx"),
+    route("signup/verify", "routes/signup.verify.tsx"),
+    route("signup/secure", "routes/signup.secure.tsx"),
+    route("signup/terms", "routes/signup.terms.tsx"),
+    route("signup-form", "routes/signup-form.tsx"),
+    route("signup-form/:referralCode", "routes/signup-form.$referralCode.tsx"),
+    route("forgotten-login", "routes/forgotten-login.tsx"),
+    route("forgotten-login/verify", "routes/forgotten-login.verify.tsx"),
+  ]),
+  route("logout", "routes/logout.tsx"),
+  route("invalid", "routes/invalid.tsx"),
+  route("locales/:lng", "routes/locales.ts"),
+  ...prefix("api", [
+    // --- /api/ resource routes (add new ones here) ---
+    route("messages/preview", "routes/api/messages.preview.ts"),
+    route("account/status", "routes/api/account.status.ts"),
+    route("account/users/current", "routes/api/account.users.current.ts"),
+    route("account/messageallowance", "routes/api/account.messageallowance.ts"),
+    route("account/helpsectionsviewed", "routes/api/account.helpsectionsviewed.ts"),
+    route("account/token", "routes/api/account.token.ts"),
+    route("stats", "routes/api/stats.ts"),
+    route("feed", "routes/api/feed.ts"),
+    route("directmessages", "routes/api/directmessages.ts"),
+    route("support/session", "routes/api/support.session.ts"),
+    route("support/messages", "routes/api/support.messages.ts"),
+    route("application/monitor", "routes/api/application.monitor.ts"),
+    route("track", "routes/api/track.ts"),
+    route("*", "routes/api/not-found.ts"), // "api/*": JSON 404 for unknown /api/ paths, ahead of the page catch-all
+  ]),
+  // --- provider webhooks (Twilio) ---
+  route("webhooks/twilio/sms", "routes/webhooks/twilio.sms.ts"),
+  route("webhooks/twilio/status", "routes/webhooks/twilio.status.ts"),
+  // --- simulator (add routes here) ---
+  route("simulator", "routes/simulator.tsx"),
+  route("simulator/api/phones/:e164/messages", "routes/simulator-api/phone-messages.ts"),
+  route("simulator/api/inbound", "routes/simulator-api/inbound.ts"),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

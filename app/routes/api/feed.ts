@@ -1,0 +1,15 @@
+// GET /api/feed (§7): the signed-in business's feed items (§3), as the home screen shows them.
+import { apiHandler, requireApiUser } from "~/lib/api.server";
+import { getDeps } from "~/lib/context.server";
+import { getFeed } from "~/domain/feed/feed.server";
+
+const handler = apiHandler({
+  GET: async ({ request, context }) => {
+    const user = await requireApiUser(request, context);
+    const { db, now } = getDeps(context);
+    return getFeed(db, user, now());
+  },
+});
+
+export const loader = handler;
+export const action = handler;

@@ -1,0 +1,147 @@
+// §2 New group message, step 3 of 3 (Preview): the text as a chosen member receives it (merge tags
+// rendered), the group, when, "This sends N texts and uses M credits" (ui.md), BR012 when the credit
+// is short and BR026 when the group is empty. Sending is idempotent per draft: a double submission
+// creates one message (the draft's token is the message's idempotency key).
+import { getFormProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
+import { setToast } from "remix-toast/middleware";
+import { z } from "zod";
+import type { Route } from "./+types/newgroupmessage.preview";
+import { AppForm, FormErrors } from "~/components/form";
+import { Steps } from "~/components/group-messages";
+import { useValidatedForm } from "~/components/use-validated-form";
+import { Banner, Button, PageHeader } from "~/components/ui";
+import { requireUser } from "~/lib/auth.server";
+import { getDeps } from "~/lib/context.server";
+import { AppError } from "~/lib/errors";
+import { replyWithError } from "~/lib/forms.server";
+import { previewDraft, sendDraft } from "~/domain/group-messages/group-messages.server";
+import { formatLongDate } from "~/domain/home/format";
+
+export const handle = { titleKey: "groupmessages.meta.newTitle", descriptionKey: "groupmessages.meta.newDescription" };
+
+const schema = z.object({ draftId: z.coerce.number().int().positive() });
+
+function intParam(url: URL, name: string): number | null {
+  const v = url.searchParams.get(name);
+  if (v === null || v === "") return null;
+  const n = Number(v);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context);
+  const { db, now, config } = getDeps(context);
+  const url = new URL(request.url);
+  const draftId = intParam(url, "draft");
+  if (!draftId) throw data(null, { status: 404 });
+  try {
+    const p = await previewDraft(db, user.businessId, draftId, intParam(url, "memberId"), now(), config.publicUrl);
+    if (p.draft.messageId) throw redirect(`/groupmessages?groupId=${p.group.id}`);
+    return {
+      draftId: p.draft.id,
+      sendMode: p.draft.sendMode,
+      sendAt: p.draft.sendAt,
+      group: p.group,
+      recipients: p.recipients,
+      credits: p.credits,
+      creditsRemaining: p.creditsRemaining,
+      members: p.members,
+      member: p.member,
+      rendered: p.rendered,
+    };
+  } catch (e) {
+    if (e instanceof AppError && e.status === 404) throw data(null, { status: 404 });
+    throw e;
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context);
+  const deps = getDeps(context);
+  const submission = parseWithZod(await request.clone().formData(), { schema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  try {
+    const r = await sendDraft(deps, { businessId: user.businessId, userId: user.userId, draftId: submission.value.draftId });
+    setToast(context, {
+      type: "success",
+      message: !r.created ? "groupmessages.toast.alreadySent" : r.scheduled ? "groupmessages.toast.scheduled" : "groupmessages.toast.sent",
+    });
+    return redirect(`/groupmessages?groupId=${r.groupId}`);
+  } catch (error) {
+    return replyWithError(submission, error);
+  }
+}
+
+export default function PreviewStep() {
+  const { t, i18n } = useTranslation();
+  const p = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [form] = useValidatedForm(schema, actionData?.result, { id: "send" });
+  const fmt = (n: number) => n.toLocaleString(i18n.language === "fr" ? "fr-FR" : "en-GB");
+  const short = p.credits > p.creditsRemaining;
+  const empty = p.recipients === 0;
+  const busy = navigation.state !== "idle" && navigation.formData?.get("draftId") === String(p.draftId);
+  return (
+    <div className="stack gm-page">
+      <PageHeader title={t("groupmessages.meta.newTitle")} lead={t("groupmessages.preview.title")} />
+      <Steps current="preview" draftId={p.draftId} />
+      {p.members.length > 1 ? (
+        <Form method="get" className="gm-preview-as">
+          <input type="hidden" name="draft" value={p.draftId} />
+          <label htmlFor="gm-member">{t("groupmessages.preview.as")}</label>
+          <select id="gm-member" name="memberId" defaultValue={p.member?.id}>
+            {p.members.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.name}
+              </option>
+            ))}
+          </select>
+          <Button variant="secondary" className="btn--small">
+            {t("groupmessages.preview.show")}
+          </Button>
+        </Form>
+      ) : null}
+      {p.member ? (
+        <figure className="gm-phone">
+          <figcaption>{t("groupmessages.preview.phone", { name: p.member.name })}</figcaption>
+          <p className="gm-phone__bubble" data-testid="rendered">{p.rendered}</p>
+        </figure>
+      ) : null}
+      <dl className="gm-summary">
+        <div>
+          <dt>{t("groupmessages.preview.group")}</dt>
+          <dd>{p.group.name ?? t("groupmessages.allSubscribers")}</dd>
+        </div>
+        <div>
+          <dt>{t("groupmessages.preview.when")}</dt>
+          <dd>{p.sendMode === "LATER" && p.sendAt ? formatLongDate(p.sendAt, i18n.language) : t("groupmessages.preview.now")}</dd>
+        </div>
+      </dl>
+      {empty ? (
+        <Banner tone="error">{t("groupmessages.preview.empty")}</Banner>
+      ) : (
+        <p className="gm-cost" data-testid="summary">
+          <strong>{t("groupmessages.preview.summary", { count: p.recipients, texts: fmt(p.recipients), credits: fmt(p.credits) })}</strong>{" "}
+          {t("groupmessages.preview.remaining", { remaining: fmt(p.creditsRemaining) })}
+        </p>
+      )}
+      {short && !empty ? <Banner tone="error">{t("groupmessages.preview.short", { needed: fmt(p.credits), remaining: fmt(p.creditsRemaining) })}</Banner> : null}
+      <FormErrors errors={form.errors} id={form.errorId} />
+      <AppForm {...getFormProps(form)} className="form">
+        <input type="hidden" name="draftId" value={p.draftId} />
+        <Button className="btn--block" disabled={busy}>
+          {p.sendMode === "LATER" ? t("groupmessages.preview.schedule") : t("groupmessages.preview.send")}
+        </Button>
+      </AppForm>
+      <p className="gm-back">
+        <Link to={`/newgroupmessage/schedule?draft=${p.draftId}`}>{t("groupmessages.preview.back")}</Link>
+        {" · "}
+        <Link to={`/newgroupmessage?draft=${p.draftId}`}>{t("groupmessages.preview.editText")}</Link>
+      </p>
+    </div>
+  );
+}
