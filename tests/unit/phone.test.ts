@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { parseUkMobile } from "~/lib/phone";
+
+describe("UK mobile numbers (§5)", () => {
+  it.each([
+    ["07911 123456", "+447911123456"],
+    ["07911-123-456", "+447911123456"],
+    ["(07911) 123456", "+447911123456"],
+    ["+44 7911 123456", "+447911123456"],
+  ])("accepts %s", (input, e164) => expect(parseUkMobile(input)).toBe(e164));
+
+  it.each([
+    ["landline", "020 7123 4567"],
+    ["letters", "07911 12345a"],
+    ["too short", "0791"],
+    ["foreign", "+33 6 12 34 56 78"],
+    ["too long", "0".repeat(26)],
+    ["markup", "<b>07911123456</b>"],
+    ["empty", ""],
+  ])("refuses %s", (_why, input) => expect(parseUkMobile(input)).toBeNull());
+});
