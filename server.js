@@ -1,5 +1,6 @@
 // Starts Textcircle. Production (`npm start`): serves the built app from build/. Development
 // (`npm run dev`): Vite middleware with hot reload. Plain JavaScript so Node runs it without a build.
+import http from "node:http";
 import compression from "compression";
 import express from "express";
 
@@ -29,7 +30,12 @@ async function main() {
     started = await mod.createApp();
     server.use(started.app);
   }
-  const listener = server.listen(port, () => console.log(`Textcircle is running at http://localhost:${port}`));
+  // Provider webhooks are answered before Express (no middleware they need, and thousands a second at peak).
+  const listener = http
+    .createServer((req, res) => {
+      if (!started.handleWebhook(req, res)) server(req, res);
+    })
+    .listen(port, () => console.log(`Textcircle is running at http://localhost:${port}`));
   const stop = () => {
     listener.close(() => started.close().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5000).unref();

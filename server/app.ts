@@ -12,17 +12,21 @@ import { loadConfig, type Config } from "~/lib/config.server";
 import { depsContext, type AppDeps } from "~/lib/context.server";
 import { createSmsProvider } from "~/providers/sms/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
-import * as twilioSmsWebhook from "~/routes/webhooks/twilio.sms";
-import * as twilioStatusWebhook from "~/routes/webhooks/twilio.status";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { handleSmsWebhook, handleStatusWebhook } from "~/routes/webhooks/handlers.server";
+import { MAX_WEBHOOK_BYTES, type RawWebhook, type WebhookAnswer } from "~/routes/webhooks/webhook.server";
 
 /** Bodies up to 2 MB (a 1 MB hostile form post still gets a proper validation answer). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const IMPORT_MAX_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
-/** Webhook bodies are read up to just past the routes' own 64 kB limit. */
-const WEBHOOK_READ_LIMIT = 64 * 1024 + 1;
 
 export interface Started {
   app: express.Express;
+  /**
+   * Answers the provider webhooks straight from Node's request, before Express: true when it took the
+   * request. server.js calls it first; everything else goes to `app`.
+   */
+  handleWebhook(req: IncomingMessage, res: ServerResponse): boolean;
   deps: AppDeps;
   config: Config;
   close(): Promise<void>;
@@ -71,42 +75,11 @@ export async function createApp(env: Record<string, string | undefined> = proces
     }
     next();
   });
-  // Provider webhooks are machine-to-machine and high-volume: the same route modules, called directly,
-  // without the page middleware (i18n, toasts, CSRF) a browser request needs.
-  const webhooks: Array<[string, { action: (args: never) => Promise<Response> }]> = [
-    ["/webhooks/twilio/sms", twilioSmsWebhook],
-    ["/webhooks/twilio/status", twilioStatusWebhook],
-  ];
-  for (const [pathname, mod] of webhooks) {
-    app.post(pathname, (req, res, next) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on("data", (c: Buffer) => {
-        // Enough for the route to see the body is too big; the rest is not kept.
-        if (size <= WEBHOOK_READ_LIMIT) chunks.push(c);
-        size += c.length;
-      });
-      req.on("error", next);
-      req.on("end", () => {
-        const headers = new Headers();
-        for (const [k, v] of Object.entries(req.headers)) {
-          if (typeof v === "string") headers.set(k, v);
-          else if (Array.isArray(v)) for (const item of v) headers.append(k, item);
-        }
-        const request = new Request(`http://${req.headers.host ?? "localhost"}${req.originalUrl}`, { method: "POST", headers, body: Buffer.concat(chunks) });
-        const context = new RouterContextProvider();
-        context.set(depsContext, deps);
-        mod
-          .action({ request, context, params: {} } as never)
-          .then(async (response) => {
-            res.status(response.status);
-            response.headers.forEach((value, key) => res.setHeader(key, value));
-            res.end(Buffer.from(await response.arrayBuffer()));
-          })
-          .catch(next);
-      });
-    });
-  }
+  // Provider webhooks are machine-to-machine and high-volume: also served here (for an embedder that
+  // only mounts `app`), but server.js hands them to handleWebhook before Express sees them.
+  app.post(Object.keys(WEBHOOKS), (req, res) => {
+    handleWebhook(req, res);
+  });
   app.use(
     createRequestHandler({
       // In production hand React Router the build itself: given a function, it re-derives its route
@@ -123,8 +96,26 @@ export async function createApp(env: Record<string, string | undefined> = proces
   // The durable outbound pipeline's worker runs inside the web process unless RUN_WORKER=false.
   const worker = config.runWorker ? new OutboundWorker(deps) : null;
   worker?.start();
+  const handleWebhook = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const q = req.url?.indexOf("?") ?? -1;
+    const pathname = q < 0 ? req.url : req.url?.slice(0, q);
+    const handler = pathname ? WEBHOOKS[pathname] : undefined;
+    if (!handler || req.method !== "POST") return false;
+    readNodeWebhook(req, res)
+      .then((raw) => handler(raw, deps))
+      .catch((error: unknown) => {
+        console.error("webhook failed:", error);
+        return { status: 500, headers: { "Content-Type": "text/plain; charset=utf-8" }, body: "Internal error" } satisfies WebhookAnswer;
+      })
+      .then((a) => {
+        res.writeHead(a.status, { ...a.headers, "X-App-Version": config.appVersion });
+        res.end(a.body ?? undefined);
+      });
+    return true;
+  };
   return {
     app,
+    handleWebhook,
     deps,
     config,
     async close() {
@@ -132,6 +123,52 @@ export async function createApp(env: Record<string, string | undefined> = proces
       await db.destroy();
     },
   };
+}
+
+const WEBHOOKS: Record<string, (raw: RawWebhook, deps: AppDeps) => Promise<WebhookAnswer>> = {
+  "/webhooks/twilio/sms": handleSmsWebhook,
+  "/webhooks/twilio/status": handleStatusWebhook,
+};
+
+/**
+ * A webhook off Node's request. The body is kept up to the routes' 64 kB limit; past it (or when
+ * Content-Length says so) the webhook is answered at once with no body, the 413 of the route, and the
+ * connection is closed after the answer rather than reading the rest.
+ */
+function readNodeWebhook(req: IncomingMessage, res: ServerResponse): Promise<RawWebhook> {
+  return new Promise((resolve, reject) => {
+    const header = (name: string) => {
+      const v = req.headers[name];
+      return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+    };
+    const raw = (body: Uint8Array | null): RawWebhook => ({
+      method: req.method ?? "GET",
+      contentType: header("content-type"),
+      contentLength: header("content-length"),
+      signature: header("x-twilio-signature"),
+      pathAndQuery: req.url ?? "/",
+      body,
+    });
+    const tooBig = () => {
+      res.shouldKeepAlive = false;
+      resolve(raw(null));
+    };
+    if (Number(req.headers["content-length"] ?? 0) > MAX_WEBHOOK_BYTES) return tooBig();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_WEBHOOK_BYTES) return void chunks.push(c);
+      req.off("data", onData);
+      req.resume();
+      tooBig();
+    };
+    req.on("data", onData);
+    req.on("error", reject);
+    req.on("end", () => {
+      if (size <= MAX_WEBHOOK_BYTES) resolve(raw(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    });
+  });
 }
 
 /**

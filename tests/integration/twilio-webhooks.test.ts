@@ -119,6 +119,17 @@ describe("Twilio webhooks (SMS_PROVIDER=twilio)", () => {
       const huge = inbound({ Body: "x".repeat(70 * 1024) });
       const hugeRes = await postSigned(SMS_PATH, huge);
       expect(hugeRes.status).toBe(413);
+      // The same without a Content-Length (chunked): refused once the body passes 64 kB.
+      const chunk = new TextEncoder().encode("Body=" + "y".repeat(16 * 1024));
+      let sentChunks = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sentChunks++ < 8) controller.enqueue(chunk);
+          else controller.close();
+        },
+      });
+      const chunked = await fetch(app.url + SMS_PATH, { method: "POST", body: stream, headers: { "Content-Type": "application/x-www-form-urlencoded" }, duplex: "half" } as RequestInit);
+      expect(chunked.status).toBe(413);
       const json = await fetch(app.url + SMS_PATH, { method: "POST", body: JSON.stringify(inbound()), headers: { "Content-Type": "application/json" } });
       expect(json.status).toBe(415);
       // Percent-encoding that is not UTF-8 (a lone %C3) and raw bytes that are not UTF-8.

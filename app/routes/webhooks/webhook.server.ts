@@ -7,11 +7,7 @@ import type { WebhookRequest } from "~/providers/sms/types";
 /** Provider webhooks are small; anything bigger is refused before it is read. */
 export const MAX_WEBHOOK_BYTES = 64 * 1024;
 
-export function plain(status: number, text: string, headers: HeadersInit = {}): Response {
-  return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store", ...headers } });
-}
-
-export const notAllowed = () => plain(405, "Method not allowed", { Allow: "POST" });
+export const notAllowed = () => toResponse(notAllowedAnswer());
 
 /** Strict application/x-www-form-urlencoded parsing: malformed percent-encoding or UTF-8 is an error, not U+FFFD. */
 export function parseForm(text: string): Record<string, string | string[]> | null {
@@ -35,30 +31,75 @@ export function parseForm(text: string): Record<string, string | string[]> | nul
   return out;
 }
 
+/** A webhook as it came off the wire, whatever carried it (a Fetch Request, or Node's request in the server entry). */
+export interface RawWebhook {
+  method: string;
+  contentType: string | null;
+  contentLength: string | null;
+  signature: string | null;
+  /** Path and query string of the request, e.g. `/webhooks/twilio/sms?x=1`. */
+  pathAndQuery: string;
+  /** The body, or null when it was longer than MAX_WEBHOOK_BYTES. */
+  body: Uint8Array | null;
+}
+
+/** A webhook's answer, whatever carries it back. */
+export interface WebhookAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+const NO_STORE = { "Cache-Control": "no-store" };
+export const answer = (status: number, text: string, headers: Record<string, string> = {}): WebhookAnswer => ({
+  status,
+  headers: { "Content-Type": "text/plain; charset=utf-8", ...NO_STORE, ...headers },
+  body: text,
+});
+export const emptyAnswer = (status: number): WebhookAnswer => ({ status, headers: { ...NO_STORE }, body: null });
+const notAllowedAnswer = () => answer(405, "Method not allowed", { Allow: "POST" });
+
 /**
- * The webhook as the provider signed it, or the 4xx answer to give: 415 for another content type,
- * 413 over 64 kB, 400 for bytes that are not UTF-8 or a malformed form.
+ * The webhook as the provider signed it, or the 4xx answer to give: 405 for another method, 415 for
+ * another content type, 413 over 64 kB, 400 for bytes that are not UTF-8 or a malformed form.
  */
-export async function readWebhook(request: Request, deps: Pick<AppDeps, "config">): Promise<WebhookRequest | Response> {
-  const type = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") return plain(415, "Expected a form post");
-  const length = Number(request.headers.get("Content-Length") ?? 0);
-  if (!(length <= MAX_WEBHOOK_BYTES)) return plain(413, "Request too large");
-  const bytes = await readBodyLimited(request, MAX_WEBHOOK_BYTES);
-  if (!bytes) return plain(413, "Request too large");
+export function readWebhook(raw: RawWebhook, deps: Pick<AppDeps, "config">): WebhookRequest | WebhookAnswer {
+  if (raw.method !== "POST") return notAllowedAnswer();
+  const type = (raw.contentType ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") return answer(415, "Expected a form post");
+  const length = Number(raw.contentLength ?? 0);
+  if (!(length <= MAX_WEBHOOK_BYTES) || !raw.body) return answer(413, "Request too large");
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = utf8.decode(raw.body);
   } catch {
-    return plain(400, "Body is not UTF-8");
+    return answer(400, "Body is not UTF-8");
   }
   const params = parseForm(text);
-  if (!params) return plain(400, "Malformed form body");
-  const url = new URL(request.url);
+  if (!params) return answer(400, "Malformed form body");
   return {
     // Signatures cover the URL Twilio was given, which is built on PUBLIC_URL: never trust the Host header.
-    url: `${deps.config.publicUrl}${url.pathname}${url.search}`,
-    signature: request.headers.get("X-Twilio-Signature"),
+    url: `${deps.config.publicUrl}${raw.pathAndQuery}`,
+    signature: raw.signature,
     params,
   };
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads a Fetch request into a RawWebhook (the body up to the limit). */
+export async function rawFromRequest(request: Request): Promise<RawWebhook> {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    contentType: request.headers.get("Content-Type"),
+    contentLength: request.headers.get("Content-Length"),
+    signature: request.headers.get("X-Twilio-Signature"),
+    pathAndQuery: `${url.pathname}${url.search}`,
+    body: request.method === "POST" ? await readBodyLimited(request, MAX_WEBHOOK_BYTES) : new Uint8Array(0),
+  };
+}
+
+export function toResponse(a: WebhookAnswer): Response {
+  return new Response(a.body, { status: a.status, headers: a.headers });
 }
