@@ -172,4 +172,56 @@ describe.each(DIALECTS)("inbound processing (%s)", (dialect) => {
     expect(bodies).toHaveLength(2);
     expect(bodies[1]).toMatch(/^Welcome to Sim Shop/);
   });
+
+  it("works through a backlog from many phones in batches, each phone's texts in the order they came", async () => {
+    const businessId = await createBusiness(t.db, { name: "Busy Bakery" });
+    const biz = (await t.db.selectFrom("businesses").select("phone_number").where("id", "=", businessId).executeTakeFirstOrThrow()).phone_number!;
+    const joiners = [phone(), phone(), phone()];
+    const strangers = Array.from({ length: 40 }, () => phone());
+    // Interleaved: each joiner's JOIN, YES, STOP, START arrive between strangers' texts, all before the worker runs.
+    const script = ["JOIN", "YES", "STOP", "START"];
+    let s = 0;
+    for (const word of script) {
+      for (const j of joiners) {
+        await text(t.db, j, biz, word);
+        for (let k = 0; k < 3; k++) await text(t.db, strangers[s++ % strangers.length], biz, "Are you open on Sunday?");
+      }
+    }
+    for (const st of strangers.slice(0, 5)) await text(t.db, st, biz, "help");
+    expect(await processInbound({ db: t.db, now: clock.now }, 1000)).toBe(12 + 36 + 5);
+    for (const j of joiners) {
+      expect((await member(t.db, businessId, j))!.status).toBe("SUBSCRIBED");
+      expect(await consent(t.db, businessId, j)).toEqual(["OPT_IN_REQUESTED", "OPTED_IN", "OPTED_OUT", "REJOINED"]);
+    }
+    const kinds = await t.db.selectFrom("inbound_messages").select(["kind", "processed_at"]).where("business_id", "=", businessId).execute();
+    expect(kinds.every((k) => k.processed_at !== null)).toBe(true);
+    expect(kinds.filter((k) => k.kind === "UNKNOWN_SENDER")).toHaveLength(36);
+    expect(kinds.filter((k) => k.kind === "HELP")).toHaveLength(5);
+    // Strangers get nothing but the help text; nobody became a member by chatting.
+    expect(await t.db.selectFrom("members").select("id").where("business_id", "=", businessId).execute()).toHaveLength(3);
+  });
+
+  it("two workers sharing the backlog handle every text once, each phone in order", async () => {
+    const businessId = await createBusiness(t.db, { name: "Shared Queue" });
+    const biz = (await t.db.selectFrom("businesses").select("phone_number").where("id", "=", businessId).executeTakeFirstOrThrow()).phone_number!;
+    const phones = Array.from({ length: 30 }, () => phone());
+    // Each phone: HELP, JOIN, YES, STOP — 120 texts, interleaved across phones.
+    for (const word of ["HELP", "JOIN", "YES", "STOP"]) for (const p of phones) await text(t.db, p, biz, word);
+    const deps = { db: t.db, now: clock.now };
+    const worker = async () => {
+      let handled = 0;
+      for (let n = -1; n !== 0; handled += n) n = await processInbound(deps, 7);
+      return handled;
+    };
+    // On PostgreSQL the two run on separate connections at once (SKIP LOCKED); on SQLite they take turns.
+    const [a, b] = await Promise.all([worker(), worker()]);
+    expect(a + b).toBe(120);
+    for (const p of phones) {
+      expect(await consent(t.db, businessId, p)).toEqual(["OPT_IN_REQUESTED", "OPTED_IN", "OPTED_OUT"]);
+      // One reply per text: help, opt-in request, welcome, opt-out confirmation.
+      const replies = await t.db.selectFrom("outbound").select("body").where("business_id", "=", businessId).where("to_phone", "=", p).orderBy("id").execute();
+      expect(replies).toHaveLength(4);
+      expect(replies[2].body).toMatch(/^Welcome to Shared Queue/);
+    }
+  });
 });

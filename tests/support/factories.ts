@@ -11,7 +11,7 @@ const unique = () => `${Date.now().toString(36)}${(++seq).toString(36)}${crypto.
 // never collide and no generated number falls in 07400 1xxxxx, which tests keep for hand-written numbers.
 const numberSlice = (process.pid % 40) * 20_000;
 let mobileSeq = 200_000 + numberSlice + crypto.randomInt(0, 10_000);
-let businessSeq = numberSlice / 4 + crypto.randomInt(0, 2_500);
+let businessSeq = 10_000 + (process.pid % 40) * 2_000 + crypto.randomInt(0, 1_000);
 
 /** A UK mobile in the 07400 range (every number there is a valid GB mobile for libphonenumber-js), unique per call. */
 export function ukMobile(): string {
@@ -19,9 +19,9 @@ export function ukMobile(): string {
   return `+447400${mobileSeq}`;
 }
 
-/** A business number in the 07700 9xxxxx range, unique per call within a process. */
+/** A business number in the 07700 91xxxx-99xxxx range (tests keep 07700 90xxxx for hand-written ones), unique per call within a process. */
 export function businessNumber(): string {
-  businessSeq = (businessSeq + 1) % 100_000;
+  if (++businessSeq > 99_999) businessSeq = 10_000;
   return `+4477009${String(businessSeq).padStart(5, "0")}`;
 }
 

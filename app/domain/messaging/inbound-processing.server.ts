@@ -13,8 +13,9 @@
 // NULL): a replayed or concurrently seen row changes nothing. Replies are queued as SYSTEM outbound
 // rows in the same transaction, so they are sent exactly once by the pipeline. A text waits while an
 // older text from the same phone to the same business is unprocessed, so STOP/START keep their order.
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { DB, Member } from "#db/types";
+import { isPostgresDb } from "#db/index";
 import { findMemberByPhone, insertMember, logConsent, transitionMember } from "~/domain/members/core.server";
 import en from "~/locales/en-GB/pipeline.json";
 import fr from "~/locales/fr/pipeline.json";
@@ -54,162 +55,224 @@ interface InboundDeps {
 
 /** Processes up to `limit` unprocessed inbound texts. Returns how many were handled. */
 export async function processInbound(deps: InboundDeps, limit = 100): Promise<number> {
-  const pending = await deps.db
-    .selectFrom("inbound_messages")
-    .select(["id"])
-    .where("processed_at", "is", null)
-    .orderBy("id")
-    .limit(limit)
-    .execute();
   let handled = 0;
-  // Texts are handled a few at a time in one transaction: one commit per batch, and the database
-  // connection is not handed back and forth with the webhooks between every query of every text.
-  for (let i = 0; i < pending.length; i += INBOUND_BATCH) {
-    const ids = pending.slice(i, i + INBOUND_BATCH).map((p) => Number(p.id));
+  while (handled < limit) {
     const now = deps.now();
+    let claimed: ClaimedText[] = [];
+    let n: number;
     try {
-      handled += await deps.db.transaction().execute(async (trx) => {
-        const businesses = new Map<number, BusinessRow | undefined>();
-        let n = 0;
-        for (const id of ids) if (await processOneIn(trx, now, id, businesses)) n++;
-        return n;
+      // One transaction per batch: claim up to INBOUND_BATCH texts in one statement, look their businesses
+      // and members up in one query each, handle them, record their kinds grouped, commit once.
+      n = await deps.db.transaction().execute(async (trx) => {
+        claimed = await claimBatch(trx, now, Math.min(INBOUND_BATCH, limit - handled));
+        if (claimed.length) await handleBatch(trx, now, claimed);
+        return claimed.length;
       });
-    } catch {
-      // One bad text must not hold back the others: handle this batch one text per transaction.
-      for (const id of ids) if (await processOne(deps, id)) handled++;
+    } catch (error) {
+      if (!claimed.length) throw error;
+      // The batch was rolled back. One bad text must not hold back the others: one text per transaction.
+      let any = false;
+      for (const row of claimed) {
+        if (await processOne(deps, row.id)) {
+          handled++;
+          any = true;
+        }
+      }
+      if (!any) break;
+      continue;
     }
+    if (n === 0) break;
+    handled += n;
     // Let requests waiting for the database (webhooks, pages) go first between batches.
     await new Promise((resolve) => setImmediate(resolve));
   }
   return handled;
 }
 
-const INBOUND_BATCH = 10;
+const INBOUND_BATCH = 25;
 
 /** Processes one inbound text. False when it was already processed or must wait for an older one. */
 export async function processOne(deps: InboundDeps, inboundId: number): Promise<boolean> {
   const now = deps.now();
-  return deps.db.transaction().execute((trx) => processOneIn(trx, now, inboundId));
+  return deps.db.transaction().execute(async (trx) => {
+    const row = await claimOne(trx, now, inboundId);
+    if (!row) return false;
+    const business = await trx.selectFrom("businesses").select(BUSINESS_COLUMNS).where("id", "=", row.business_id).executeTakeFirst();
+    if (!business) return true;
+    const member = await findMemberByPhone(trx, business.id, row.from_number);
+    const outcome = await handleText(trx, now, row, business, member);
+    await trx.updateTable("inbound_messages").set({ member_id: outcome.memberId, kind: outcome.kind }).where("id", "=", row.id).execute();
+    return true;
+  });
 }
 
-type BusinessRow = { id: number; name: string; locale: string; join_keyword: string; opt_in_message: string | null; opt_out_message: string | null; help_message: string | null };
+const BUSINESS_COLUMNS = ["id", "name", "locale", "phone_number", "join_keyword", "opt_in_message", "opt_out_message", "help_message"] as const;
+type BusinessRow = { id: number; name: string; locale: string; phone_number: string | null; join_keyword: string; opt_in_message: string | null; opt_out_message: string | null; help_message: string | null };
+type ClaimedText = { id: number; business_id: number; from_number: string; body: string; received_at: string };
+const CLAIMED_COLUMNS = ["id", "business_id", "from_number", "body", "received_at"] as const;
 
-async function processOneIn(trx: Db, now: Date, inboundId: number, businesses = new Map<number, BusinessRow | undefined>()): Promise<boolean> {
-  {
-    // Claim the text in one statement: only while it is unprocessed and no older text from the same
-    // phone to the same business is still waiting (texts from one phone are handled in order).
-    const row = await trx
-      .updateTable("inbound_messages as im")
-      .set({ processed_at: now.toISOString() })
-      .where("im.id", "=", inboundId)
-      .where("im.processed_at", "is", null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom("inbound_messages as older")
-              .select("older.id")
-              .where("older.processed_at", "is", null)
-              .where("older.id", "<", inboundId)
-              .whereRef("older.business_id", "=", "im.business_id")
-              .whereRef("older.from_number", "=", "im.from_number"),
-          ),
-        ),
-      )
-      .returning(["id", "business_id", "from_number", "body", "received_at"])
-      .executeTakeFirst();
-    if (!row) return false;
+/** No older text from the same phone to the same business is still waiting (texts from one phone are handled in order). */
+function noOlderPending(alias: "im" | "c") {
+  return sql<boolean>`not exists (select 1 from inbound_messages as older where older.processed_at is null and older.id < ${sql.ref(`${alias}.id`)} and older.business_id = ${sql.ref(`${alias}.business_id`)} and older.from_number = ${sql.ref(`${alias}.from_number`)})`;
+}
 
-    // Within a batch most texts go to the same few businesses: look each up once.
-    if (!businesses.has(row.business_id)) {
-      businesses.set(
-        row.business_id,
-        await trx
-          .selectFrom("businesses")
-          .select(["id", "name", "locale", "join_keyword", "opt_in_message", "opt_out_message", "help_message"])
-          .where("id", "=", row.business_id)
-          .executeTakeFirst(),
-      );
-    }
-    const business = businesses.get(row.business_id);
-    if (!business) return true;
-    const t = texts(business.locale);
-    const phone = row.from_number;
-    const evidence = row.body.slice(0, 500);
-    const send = (body: string, memberId: number | null) => enqueueSystemText(trx, { businessId: business.id, to: phone, body, memberId, now });
-    const optInRequest = () => (business.opt_in_message?.trim() ? business.opt_in_message : fill(t.optInRequest, business.name));
-    const welcome = () => fill(t.welcome, business.name);
-    const optOutText = () => (business.opt_out_message?.trim() ? business.opt_out_message : fill(t.optOut, business.name));
+/** Claims one text in one statement: only while it is unprocessed and no older text from its phone waits. */
+async function claimOne(trx: Db, now: Date, inboundId: number): Promise<ClaimedText | undefined> {
+  return trx
+    .updateTable("inbound_messages as im")
+    .set({ processed_at: now.toISOString() })
+    .where("im.id", "=", inboundId)
+    .where("im.processed_at", "is", null)
+    .where(noOlderPending("im"))
+    .returning([...CLAIMED_COLUMNS])
+    .executeTakeFirst();
+}
 
-    let member: Member | undefined = await findMemberByPhone(trx, business.id, phone);
-    const word = keywordOf(row.body);
-    const joinWord = (business.join_keyword || "JOIN").trim().toUpperCase();
-    let kind: InboundKind;
-    const base = { businessId: business.id, phone, channel: "SMS" as const, evidence, now };
+/** How many of the oldest waiting texts a batch claim looks at. */
+const CLAIM_WINDOW = 200;
 
-    if (word && STOP_WORDS.has(word)) {
-      kind = "STOP";
-      if (member) {
-        if (await transitionMember(trx, member, "OPTED_OUT", ["PENDING", "SUBSCRIBED", "DELETED"], now)) {
-          await logConsent(trx, { ...base, memberId: member.id, action: "OPTED_OUT" });
-          await send(optOutText(), member.id);
-        }
-      } else {
-        // Not a member: remember the opt-out (so nobody re-adds the number) and confirm once.
-        const last = await trx
-          .selectFrom("consent_log")
-          .select("action")
-          .where("business_id", "=", business.id)
-          .where("phone", "=", phone)
-          .orderBy("id", "desc")
-          .limit(1)
-          .executeTakeFirst();
-        if (last?.action !== "OPTED_OUT") {
-          await logConsent(trx, { ...base, memberId: null, action: "OPTED_OUT" });
-          await send(optOutText(), null);
-        }
-      }
-    } else if (word && START_WORDS.has(word) && member && member.status !== "SUBSCRIBED") {
-      kind = "START";
-      const wasPending = member.status === "PENDING";
-      if (await transitionMember(trx, member, "SUBSCRIBED", ["PENDING", "OPTED_OUT", "DELETED"], now)) {
-        await logConsent(trx, { ...base, memberId: member.id, action: wasPending ? "OPTED_IN" : "REJOINED" });
-        await send(welcome(), member.id);
-      }
-    } else if (word && HELP_WORDS.has(word)) {
-      kind = "HELP";
-      await send(business.help_message?.trim() ? business.help_message : fill(t.help, business.name), member?.id ?? null);
-    } else if (word === joinWord && (!member || member.status !== "SUBSCRIBED")) {
-      kind = "JOIN";
-      if (!member) {
-        member = await insertMember(trx, { businessId: business.id, phone, status: "PENDING", now });
-        await logConsent(trx, { ...base, memberId: member.id, action: "OPT_IN_REQUESTED" });
-        await send(optInRequest(), member.id);
-      } else if (member.status === "PENDING") {
-        // Asked again: send the request again, nothing else changes.
-        await send(optInRequest(), member.id);
-      } else if (await transitionMember(trx, member, "PENDING", ["OPTED_OUT", "DELETED"], now)) {
-        await logConsent(trx, { ...base, memberId: member.id, action: "OPT_IN_REQUESTED" });
-        await send(optInRequest(), member.id);
-      }
-    } else if (word && START_WORDS.has(word) && !member) {
-      kind = "UNKNOWN_SENDER";
-    } else if (member) {
-      kind = "MESSAGE";
-      await trx
-        .insertInto("conversations")
-        .values({ business_id: business.id, member_id: member.id, state: "UNREAD", last_message_at: row.received_at, unread_count: 1 })
-        .onConflict((oc) =>
-          oc.columns(["business_id", "member_id"]).doUpdateSet((eb) => ({
-            state: "UNREAD",
-            last_message_at: eb.ref("excluded.last_message_at"),
-            unread_count: eb(eb.ref("conversations.unread_count"), "+", 1),
-          })),
+/**
+ * Claims up to `limit` texts, oldest first, in one statement: each the oldest waiting text from its phone
+ * to its business, so a batch never holds two texts from one phone. Only the CLAIM_WINDOW oldest waiting
+ * texts are looked at: an older waiting text from the same phone is always among them, so the check costs
+ * the same however long the backlog. On PostgreSQL the chosen texts are locked with SKIP LOCKED, so workers
+ * sharing the queue take different texts; a text another worker holds still counts as waiting for its
+ * phone's newer texts (the window is read without skipping), which keeps each phone's texts in order.
+ */
+async function claimBatch(trx: Db, now: Date, limit: number): Promise<ClaimedText[]> {
+  const pg = isPostgresDb(trx);
+  // After a burst the planner's statistics still say almost nothing waits, and it would read every waiting
+  // text through a bitmap scan and sort them; in index order the claim stops after CLAIM_WINDOW rows.
+  if (pg) await sql`set local enable_bitmapscan = off`.execute(trx);
+  const lock = pg ? sql` for update skip locked` : sql``;
+  const { rows } = await sql<ClaimedText>`
+    with waiting as (
+      select id, business_id, from_number from inbound_messages where processed_at is null order by id limit ${CLAIM_WINDOW}
+    )
+    update inbound_messages set processed_at = ${now.toISOString()}
+    where id in (
+      select c.id from inbound_messages as c
+      where c.processed_at is null
+        and c.id in (
+          select w.id from waiting as w
+          where not exists (
+            select 1 from waiting as o where o.id < w.id and o.business_id = w.business_id and o.from_number = w.from_number
+          )
+          order by w.id
+          limit ${limit * 4}
         )
-        .execute();
-    } else {
-      kind = "UNKNOWN_SENDER";
-    }
-    await trx.updateTable("inbound_messages").set({ member_id: member?.id ?? null, kind }).where("id", "=", inboundId).execute();
-    return true;
+      order by c.id
+      limit ${limit}${lock}
+    )
+    and processed_at is null
+    returning id, business_id, from_number, body, received_at`.execute(trx);
+  return rows.map((r) => ({ ...r, id: Number(r.id), business_id: Number(r.business_id) })).sort((x, y) => x.id - y.id);
+}
+
+/** Handles claimed texts (at most one per phone and business) inside the caller's transaction. */
+async function handleBatch(trx: Db, now: Date, rows: ClaimedText[]): Promise<void> {
+  const businessIds = [...new Set(rows.map((r) => r.business_id))];
+  const businesses = new Map<number, BusinessRow>();
+  for (const b of await trx.selectFrom("businesses").select(BUSINESS_COLUMNS).where("id", "in", businessIds).execute()) businesses.set(b.id, b);
+  const members = new Map<string, Member>();
+  for (const businessId of businessIds) {
+    const phones = [...new Set(rows.filter((r) => r.business_id === businessId).map((r) => r.from_number))];
+    const found = await trx.selectFrom("members").selectAll().where("business_id", "=", businessId).where("phone", "in", phones).execute();
+    for (const m of found) members.set(`${businessId}:${m.phone}`, m);
   }
+  // The kind and member of each text, written in one statement per distinct pair.
+  const outcomes = new Map<string, { kind: InboundKind; memberId: number | null; ids: number[] }>();
+  for (const row of rows) {
+    const business = businesses.get(row.business_id);
+    if (!business) continue;
+    const outcome = await handleText(trx, now, row, business, members.get(`${business.id}:${row.from_number}`));
+    const key = `${outcome.kind}:${outcome.memberId ?? ""}`;
+    const entry = outcomes.get(key);
+    if (entry) entry.ids.push(row.id);
+    else outcomes.set(key, { ...outcome, ids: [row.id] });
+  }
+  for (const { kind, memberId, ids } of outcomes.values()) {
+    await trx.updateTable("inbound_messages").set({ member_id: memberId, kind }).where("id", "in", ids).execute();
+  }
+}
+
+/** What one text means for its member and business: keywords, the double opt-in, conversations. */
+async function handleText(trx: Db, now: Date, row: ClaimedText, business: BusinessRow, found: Member | undefined): Promise<{ kind: InboundKind; memberId: number | null }> {
+  let member = found;
+  const t = texts(business.locale);
+  const phone = row.from_number;
+  const evidence = row.body.slice(0, 500);
+  const send = (body: string, memberId: number | null) => enqueueSystemText(trx, { businessId: business.id, to: phone, body, memberId, now, fromPhone: business.phone_number });
+  const optInRequest = () => (business.opt_in_message?.trim() ? business.opt_in_message : fill(t.optInRequest, business.name));
+  const welcome = () => fill(t.welcome, business.name);
+  const optOutText = () => (business.opt_out_message?.trim() ? business.opt_out_message : fill(t.optOut, business.name));
+
+  const word = keywordOf(row.body);
+  const joinWord = (business.join_keyword || "JOIN").trim().toUpperCase();
+  let kind: InboundKind;
+  const base = { businessId: business.id, phone, channel: "SMS" as const, evidence, now };
+  if (word && STOP_WORDS.has(word)) {
+    kind = "STOP";
+    if (member) {
+      if (await transitionMember(trx, member, "OPTED_OUT", ["PENDING", "SUBSCRIBED", "DELETED"], now)) {
+        await logConsent(trx, { ...base, memberId: member.id, action: "OPTED_OUT" });
+        await send(optOutText(), member.id);
+      }
+    } else {
+      // Not a member: remember the opt-out (so nobody re-adds the number) and confirm once.
+      const last = await trx
+        .selectFrom("consent_log")
+        .select("action")
+        .where("business_id", "=", business.id)
+        .where("phone", "=", phone)
+        .orderBy("id", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      if (last?.action !== "OPTED_OUT") {
+        await logConsent(trx, { ...base, memberId: null, action: "OPTED_OUT" });
+        await send(optOutText(), null);
+      }
+    }
+  } else if (word && START_WORDS.has(word) && member && member.status !== "SUBSCRIBED") {
+    kind = "START";
+    const wasPending = member.status === "PENDING";
+    if (await transitionMember(trx, member, "SUBSCRIBED", ["PENDING", "OPTED_OUT", "DELETED"], now)) {
+      await logConsent(trx, { ...base, memberId: member.id, action: wasPending ? "OPTED_IN" : "REJOINED" });
+      await send(welcome(), member.id);
+    }
+  } else if (word && HELP_WORDS.has(word)) {
+    kind = "HELP";
+    await send(business.help_message?.trim() ? business.help_message : fill(t.help, business.name), member?.id ?? null);
+  } else if (word === joinWord && (!member || member.status !== "SUBSCRIBED")) {
+    kind = "JOIN";
+    if (!member) {
+      member = await insertMember(trx, { businessId: business.id, phone, status: "PENDING", now });
+      await logConsent(trx, { ...base, memberId: member.id, action: "OPT_IN_REQUESTED" });
+      await send(optInRequest(), member.id);
+    } else if (member.status === "PENDING") {
+      // Asked again: send the request again, nothing else changes.
+      await send(optInRequest(), member.id);
+    } else if (await transitionMember(trx, member, "PENDING", ["OPTED_OUT", "DELETED"], now)) {
+      await logConsent(trx, { ...base, memberId: member.id, action: "OPT_IN_REQUESTED" });
+      await send(optInRequest(), member.id);
+    }
+  } else if (word && START_WORDS.has(word) && !member) {
+    kind = "UNKNOWN_SENDER";
+  } else if (member) {
+    kind = "MESSAGE";
+    await trx
+      .insertInto("conversations")
+      .values({ business_id: business.id, member_id: member.id, state: "UNREAD", last_message_at: row.received_at, unread_count: 1 })
+      .onConflict((oc) =>
+        oc.columns(["business_id", "member_id"]).doUpdateSet((eb) => ({
+          state: "UNREAD",
+          last_message_at: eb.ref("excluded.last_message_at"),
+          unread_count: eb(eb.ref("conversations.unread_count"), "+", 1),
+        })),
+      )
+      .execute();
+  } else {
+    kind = "UNKNOWN_SENDER";
+  }
+  return { kind, memberId: member?.id ?? null };
 }

@@ -1,7 +1,8 @@
 // Inbound texts, part 1: the raw text a phone sent to a business number, stored once per provider
 // message id (a replayed webhook changes nothing). Finding the member, keywords (STOP, START, HELP, the
 // join keyword) and conversations are built on these rows by the inbound pipeline.
-import type { Database } from "#db/index";
+import { sql } from "kysely";
+import { isPostgresDb, type Database } from "#db/index";
 
 export interface InboundInput {
   /** The provider's message id (Twilio's MessageSid). */
@@ -84,11 +85,13 @@ class InboundBatcher {
     }
     let stored: Array<InboundRow | undefined>;
     try {
-      stored = await this.db.transaction().execute(async (trx) => {
-        const rows: Array<InboundRow | undefined> = [];
-        for (const item of batch) rows.push(await insertIfKnown(trx, item.input));
-        return rows;
-      });
+      stored = isPostgresDb(this.db)
+        ? await insertManyIfKnown(this.db, batch.map((b) => b.input))
+        : await this.db.transaction().execute(async (trx) => {
+            const rows: Array<InboundRow | undefined> = [];
+            for (const item of batch) rows.push(await insertIfKnown(trx, item.input));
+            return rows;
+          });
     } catch {
       // One bad row must not fail the others: store them one by one instead.
       for (const item of batch) await storeOne(this.db, item.input).then(item.resolve, item.reject);
@@ -125,6 +128,29 @@ async function insertIfKnown(db: Database, input: InboundInput): Promise<Inbound
     .returningAll()
     .executeTakeFirst();
   return row as InboundRow | undefined;
+}
+
+/**
+ * PostgreSQL: the whole batch in one INSERT … SELECT over a VALUES list (one round trip instead of one
+ * per text). Returns, per input, its new row, or undefined when it was not stored (unknown number,
+ * a provider id already recorded, or a repeat of an earlier input in the same batch).
+ */
+async function insertManyIfKnown(db: Database, inputs: InboundInput[]): Promise<Array<InboundRow | undefined>> {
+  const firstIndex = new Map<string, number>();
+  inputs.forEach((input, i) => {
+    if (!firstIndex.has(input.providerId)) firstIndex.set(input.providerId, i);
+  });
+  const unique = [...firstIndex.values()].map((i) => inputs[i]);
+  const values = sql.join(unique.map((i) => sql`(${i.providerId}, ${i.from}, ${i.to}, ${i.body}, ${i.receivedAt.toISOString()})`));
+  const { rows } = await sql<InboundRow>`
+    insert into inbound_messages (business_id, provider_id, from_number, to_number, body, received_at, processed_at)
+    select b.id, v.provider_id, v.from_number, v.to_number, v.body, v.received_at, null
+    from (values ${values}) as v (provider_id, from_number, to_number, body, received_at)
+    join businesses as b on b.phone_number = v.to_number
+    on conflict (provider_id) do nothing
+    returning *`.execute(db);
+  const byProviderId = new Map(rows.map((r) => [r.provider_id, r]));
+  return inputs.map((input, i) => (firstIndex.get(input.providerId) === i ? byProviderId.get(input.providerId) : undefined));
 }
 
 async function storeOne(db: Database, input: InboundInput): Promise<InboundResult> {

@@ -413,6 +413,8 @@ export interface SystemTextInput {
   body: string;
   memberId?: number | null;
   now: Date;
+  /** The business's number when the caller already has it (saves a query); looked up otherwise. */
+  fromPhone?: string | null;
 }
 
 /**
@@ -421,8 +423,11 @@ export interface SystemTextInput {
  * not charged. Returns the outbound row's message id, or null when the business has no number.
  */
 export async function enqueueSystemText(trx: Db, input: SystemTextInput): Promise<number | null> {
-  const business = await trx.selectFrom("businesses").select(["phone_number"]).where("id", "=", input.businessId).executeTakeFirst();
-  if (!business?.phone_number) return null;
+  const fromPhone =
+    input.fromPhone !== undefined
+      ? input.fromPhone
+      : (await trx.selectFrom("businesses").select(["phone_number"]).where("id", "=", input.businessId).executeTakeFirst())?.phone_number;
+  if (!fromPhone) return null;
   const at = input.now.toISOString();
   const msg = await trx
     .insertInto("messages")
@@ -445,7 +450,7 @@ export async function enqueueSystemText(trx: Db, input: SystemTextInput): Promis
     .executeTakeFirstOrThrow();
   await insertOutboundRows(
     trx,
-    { messageId: msg.id, businessId: input.businessId, fromPhone: business.phone_number, priority: 0, nextAttemptAt: at, quietHours: 0, charged: 0, createdAt: at },
+    { messageId: msg.id, businessId: input.businessId, fromPhone, priority: 0, nextAttemptAt: at, quietHours: 0, charged: 0, createdAt: at },
     [[input.memberId ?? null, input.to, input.body, analyse(input.body).segments]],
   );
   return msg.id;
