@@ -1,12 +1,14 @@
 // `npm run bench:inbound`: signed Twilio-format inbound webhooks (POST /webhooks/twilio/sms) against
-// the built production server over loopback, from a bounded load loop (keep-alive, CONCURRENCY
-// requests in flight) for SECONDS seconds or REQUESTS requests. The server runs with
+// the built production server over loopback, from a load tool (keep-alive, CONCURRENCY connections)
+// for SECONDS seconds. The load tool is wrk (Debian package `wrk`) replaying requests signed here
+// beforehand, each with its own MessageSid; without wrk (or with --client node) a Node.js loop in this
+// process does the same, which costs the shared 2 CPUs more and so measures lower. The server runs with
 // SMS_PROVIDER=twilio (signatures checked over PUBLIC_URL) and its worker on (the inbound pipeline
 // processes the texts while they arrive). Fresh SQLite file, or PostgreSQL in a throwaway schema when
 // DATABASE_URL says postgres://. Prints JSON: rps, p50_ms, p99_ms, and how many texts the pipeline
 // had processed by the end.
 //   npm run bench:inbound -- --seconds 10 --concurrency 16 [--requests N]
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -26,6 +28,11 @@ function arg(name, fallback) {
 const SECONDS = arg("seconds", 10);
 const REQUESTS = arg("requests", Infinity);
 const CONCURRENCY = arg("concurrency", 16);
+const clientArg = process.argv.indexOf("--client");
+const WRK = "/usr/bin/wrk";
+const CLIENT = clientArg >= 0 ? process.argv[clientArg + 1] : fs.existsSync(WRK) ? "wrk" : "node";
+if (CLIENT !== "wrk" && CLIENT !== "node") throw new Error("--client is wrk or node");
+if (CLIENT === "wrk" && !fs.existsSync(WRK)) throw new Error("wrk is not installed: apt-get install wrk, or pass --client node");
 const PUBLIC_URL = "https://bench.textcircle.test";
 const ACCOUNT_SID = `AC${crypto.randomBytes(16).toString("hex")}`;
 const AUTH_TOKEN = crypto.randomBytes(16).toString("hex");
@@ -147,44 +154,94 @@ try {
   for (let i = 0; i < 100; i++) await request(base, PATH, makeRequest());
 
   // Like a load tool replaying recorded requests: every signed request is built before the clock
-  // starts, so the loop below spends its CPU on HTTP only (client and server share this machine).
-  const prepared = Array.from({ length: Math.min(REQUESTS, SECONDS * 4000) }, makeRequest);
-  const latencies = [];
-  const statuses = {};
-  let sent = 0;
-  const started = performance.now();
-  const stopAt = started + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < stopAt && sent < prepared.length) {
-        const init = prepared[sent++];
-        const t0 = performance.now();
-        const res = await request(base, PATH, init);
-        latencies.push(performance.now() - t0);
-        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  // starts, so the load spends its CPU on HTTP only (client and server share this machine).
+  const prepared = Array.from({ length: Math.min(REQUESTS, SECONDS * (CLIENT === "wrk" ? 8000 : 4000)) }, makeRequest);
+  let latencies = [];
+  let statuses = {};
+  let seconds;
+  let p50;
+  let p99;
+  let max;
+  let requests;
+  if (CLIENT === "wrk") {
+    const host = new URL(base).host;
+    const file = path.join(dir, "requests.bin");
+    const out = fs.openSync(file, "w");
+    for (const r of prepared) {
+      const raw = Buffer.from(
+        `POST ${PATH} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${r.headers["Content-Type"]}\r\nContent-Length: ${r.headers["Content-Length"]}\r\n` +
+          `X-Twilio-Signature: ${r.headers["X-Twilio-Signature"]}\r\n\r\n${r.body}`,
+      );
+      fs.writeSync(out, `${raw.length}\n`);
+      fs.writeSync(out, raw);
+    }
+    fs.closeSync(out);
+    const run = spawnSync(WRK, ["-t1", `-c${CONCURRENCY}`, `-d${SECONDS}s`, "--timeout", "10s", "-s", path.resolve("scripts/wrk-replay.lua"), base], {
+      env: { ...process.env, REPLAY_FILE: file },
+      encoding: "utf8",
+    });
+    const line = run.stdout.split("\n").find((l) => l.startsWith("{"));
+    if (run.status !== 0 || !line) throw new Error(`wrk failed: ${run.stderr || run.stdout}`);
+    const w = JSON.parse(line);
+    if (w.requests > w.prepared) throw new Error(`wrk sent ${w.requests} requests but only ${w.prepared} were prepared (MessageSids repeated): raise the multiplier`);
+    requests = w.requests;
+    seconds = w.duration_us / 1e6;
+    p50 = w.p50_us / 1000;
+    p99 = w.p99_us / 1000;
+    max = w.max_us / 1000;
+    const bad = w.errors_status + w.errors_connect + w.errors_read + w.errors_timeout;
+    statuses = bad ? { "200": requests - w.errors_status, other: bad } : { "200": requests };
+  } else {
+    let sent = 0;
+    const started = performance.now();
+    const stopAt = started + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (performance.now() < stopAt && sent < prepared.length) {
+          const init = prepared[sent++];
+          const t0 = performance.now();
+          const res = await request(base, PATH, init);
+          latencies.push(performance.now() - t0);
+          statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+        }
+      }),
+    );
+    seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    requests = latencies.length;
+    p50 = quantile(latencies, 0.5);
+    p99 = quantile(latencies, 0.99);
+    max = latencies[latencies.length - 1];
+  }
+  const countQuery = "SELECT COUNT(*) AS n, SUM(CASE WHEN processed_at IS NULL THEN 0 ELSE 1 END) AS processed FROM inbound_messages";
   await new Promise((r) => setTimeout(r, 1000));
-  const [stored] = await sqlQuery("SELECT COUNT(*) AS n, SUM(CASE WHEN processed_at IS NULL THEN 0 ELSE 1 END) AS processed FROM inbound_messages");
+  const [stored] = await sqlQuery(countQuery);
+  // Then how long until the pipeline has handled every text (up to a minute).
+  let drainedAfter = 1;
+  for (let s = Number(stored.processed); s < Number(stored.n) && drainedAfter < 60; drainedAfter += 0.25) {
+    await new Promise((r) => setTimeout(r, 250));
+    s = Number((await sqlQuery(countQuery))[0].processed);
+  }
   console.log(
     JSON.stringify(
       {
         benchmark: "bench:inbound",
         dialect: pgUrl ? "postgres" : "sqlite",
         worker: SEPARATE_WORKER ? "separate process" : serverEnv.RUN_WORKER === "true" ? "in the web process" : "none",
-        requests: latencies.length,
+        client: CLIENT === "wrk" ? "wrk (1 thread)" : "node http loop",
+        requests,
         concurrency: CONCURRENCY,
         seconds: round(seconds),
-        rps: Math.round(latencies.length / seconds),
-        p50_ms: round(quantile(latencies, 0.5)),
-        p99_ms: round(quantile(latencies, 0.99)),
-        max_ms: round(latencies[latencies.length - 1]),
+        rps: Math.round(requests / seconds),
+        p50_ms: round(p50),
+        p99_ms: round(p99),
+        max_ms: round(max),
         statuses,
         stored: Number(stored.n),
         processed_1s_after: Number(stored.processed),
+        all_processed_after_s: drainedAfter < 60 ? drainedAfter : null,
+        // Texts the pipeline handled per second, from the start of the load until the last was handled.
+        processed_per_s: drainedAfter < 60 ? Math.round(Number(stored.n) / (seconds + drainedAfter)) : null,
         machine: machine(),
       },
       null,
