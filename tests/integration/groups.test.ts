@@ -115,6 +115,20 @@ describe.each(DIALECTS)("groups (%s)", (dialect) => {
     expect(await ids(one("joinedAt", "after", "2026-03-05"))).toEqual([m[2].id]);
     expect(await ids(one("joinedAt", "on", "2026-03-05"))).toEqual([m[1].id]);
     expect(await ids(one("appointmentAt", "on", "2026-07-02"))).toEqual([m[2].id]);
+    // UK days, not UTC days: 00:30 on 21 May in London (BST) is 23:30 UTC on 20 May.
+    const set = (id: number, v: Record<string, string | null>) => t.db.updateTable("members").set(v).where("id", "=", id).execute();
+    await set(m[2].id, { joined_at: "2026-05-20T23:30:00.000Z", appointment_at: "2026-07-01T23:15:00.000Z" });
+    expect(await ids(one("joinedAt", "on", "2026-05-21"))).toEqual([m[2].id]);
+    expect(await ids(one("joinedAt", "on", "2026-05-20"))).toEqual([]);
+    expect(await ids(one("joinedAt", "after", "2026-05-20"))).toEqual([m[2].id]);
+    expect(await ids(one("joinedAt", "before", "2026-05-21"))).toEqual([m[0].id, m[1].id]);
+    expect(await ids(one("appointmentAt", "on", "2026-07-02"))).toEqual([m[2].id]);
+    expect(await ids(one("appointmentAt", "before", "2026-07-02"))).toEqual([m[0].id]);
+    // In winter (GMT) the UK day and the UTC day are the same.
+    await set(m[2].id, { joined_at: "2026-01-10T23:30:00.000Z" });
+    expect(await ids(one("joinedAt", "on", "2026-01-10"))).toEqual([m[0].id, m[2].id]);
+    expect(await ids(one("joinedAt", "after", "2026-01-10"))).toEqual([m[1].id]);
+    await set(m[2].id, { joined_at: "2026-05-20T09:00:00.000Z", appointment_at: "2026-07-02T09:00:00.000Z" });
     expect(await ids(one("optedIn", "is", "yes"))).toHaveLength(5);
     // The pending member matches "no" in the preview count but is never a recipient.
     expect(await ids(one("optedIn", "is", "no"))).toEqual([]);

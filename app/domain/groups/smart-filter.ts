@@ -16,6 +16,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import { z } from "zod";
 import type { DB } from "#db/types";
 import { AppError } from "~/lib/errors";
+import { wallClockToUtc } from "~/lib/uk-time";
 
 export const MAX_CONDITIONS = 10;
 export const MEMBER_FIELDS = ["firstName", "fullName", "note", "birthday", "appointmentAt", "joinedAt", "optedIn"] as const;
@@ -159,13 +160,21 @@ function containsPattern(v: string): string {
 
 type EB = ExpressionBuilder<DB, "members">;
 
-/** UK-date "on/before/after" against an ISO UTC timestamp column: compared on the date part (YYYY-MM-DD). */
-function dateCompare(col: Expression<string | null>, op: Op, v: string) {
-  // ISO strings sort as text; "on" is [day, next day).
-  const next = new Date(Date.parse(`${v}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  if (op === "before") return sql<SqlBool>`${col} < ${v}`;
+/**
+ * "on/before/after" a UK date (YYYY-MM-DD). For a date column (a custom DATE attribute) the stored
+ * YYYY-MM-DD is compared as it is. For an instant column (joined, appointment: ISO UTC timestamps) the day
+ * runs from UK midnight to the next UK midnight, so a member who joined at 00:30 on a summer morning
+ * (23:30 UTC the evening before) joined on that day. ISO strings sort as text; "on" is [day, next day).
+ */
+function dateCompare(col: Expression<string | null>, op: Op, v: string, kind: "date" | "instant" = "date") {
+  const [y, m, d] = v.split("-").map(Number);
+  const bound = (dayOffset: number) =>
+    kind === "instant" ? wallClockToUtc(y, m, d + dayOffset, 0).toISOString() : new Date(Date.UTC(y, m - 1, d + dayOffset)).toISOString().slice(0, 10);
+  const start = bound(0);
+  const next = bound(1);
+  if (op === "before") return sql<SqlBool>`${col} < ${start}`;
   if (op === "after") return sql<SqlBool>`${col} >= ${next}`;
-  return sql<SqlBool>`(${col} >= ${v} AND ${col} < ${next})`;
+  return sql<SqlBool>`(${col} >= ${start} AND ${col} < ${next})`;
 }
 
 function textCompare(col: Expression<string | null>, op: Op, v: string) {
@@ -192,9 +201,9 @@ function conditionSql(eb: EB, c: Condition, attrs: Map<number, ResolvedAttribute
       case "birthday":
         return sql<SqlBool>`${ref("birthday")} LIKE ${monthPattern(c.value)}`;
       case "appointmentAt":
-        return dateCompare(ref("appointment_at"), c.op, c.value);
+        return dateCompare(ref("appointment_at"), c.op, c.value, "instant");
       case "joinedAt":
-        return dateCompare(ref("joined_at"), c.op, c.value);
+        return dateCompare(ref("joined_at"), c.op, c.value, "instant");
       case "optedIn":
         return eb("members.status", "=", c.value === "yes" ? "SUBSCRIBED" : "PENDING");
     }
