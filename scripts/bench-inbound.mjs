@@ -217,8 +217,9 @@ try {
   await new Promise((r) => setTimeout(r, 1000));
   const [stored] = await sqlQuery(countQuery);
   // Then how long until the pipeline has handled every text (up to a minute).
+  const working = SEPARATE_WORKER || serverEnv.RUN_WORKER === "true";
   let drainedAfter = 1;
-  for (let s = Number(stored.processed); s < Number(stored.n) && drainedAfter < 60; drainedAfter += 0.25) {
+  for (let s = Number(stored.processed); working && s < Number(stored.n) && drainedAfter < 60; drainedAfter += 0.25) {
     await new Promise((r) => setTimeout(r, 250));
     s = Number((await sqlQuery(countQuery))[0].processed);
   }
@@ -239,9 +240,9 @@ try {
         statuses,
         stored: Number(stored.n),
         processed_1s_after: Number(stored.processed),
-        all_processed_after_s: drainedAfter < 60 ? drainedAfter : null,
+        all_processed_after_s: working && drainedAfter < 60 ? drainedAfter : null,
         // Texts the pipeline handled per second, from the start of the load until the last was handled.
-        processed_per_s: drainedAfter < 60 ? Math.round(Number(stored.n) / (seconds + drainedAfter)) : null,
+        processed_per_s: working && drainedAfter < 60 ? Math.round(Number(stored.n) / (seconds + drainedAfter)) : null,
         machine: machine(),
       },
       null,

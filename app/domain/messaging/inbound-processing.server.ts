@@ -141,9 +141,11 @@ const CLAIM_WINDOW = 200;
  */
 async function claimBatch(trx: Db, now: Date, limit: number): Promise<ClaimedText[]> {
   const pg = isPostgresDb(trx);
-  // After a burst the planner's statistics still say almost nothing waits, and it would read every waiting
-  // text through a bitmap scan and sort them; in index order the claim stops after CLAIM_WINDOW rows.
-  if (pg) await sql`set local enable_bitmapscan = off`.execute(trx);
+  // The claim must read the waiting texts in index order and stop after CLAIM_WINDOW rows. Left to itself the
+  // planner goes by statistics that lag behind a burst (after it, they say almost nothing waits: a bitmap scan
+  // and a sort of every waiting text; later, that most rows wait: a sequential scan), so both are off for
+  // this transaction, whose other statements are all primary-key or index lookups.
+  if (pg) await sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(trx);
   const lock = pg ? sql` for update skip locked` : sql``;
   const { rows } = await sql<ClaimedText>`
     with waiting as (
