@@ -189,6 +189,13 @@ export interface DeliveryReceiptsTable {
   received_at: string;
 }
 
+/** The shared per-number sending pace: the number's theoretical arrival time (GCRA), epoch ms. */
+export interface NumberPaceTable {
+  from_phone: string;
+  /** bigint: PostgreSQL returns it as a string, SQLite as a number. */
+  tat_ms: number | string;
+}
+
 export interface DB extends PipelineTables, GroupTables, AttributeTables {
   businesses: BusinessesTable;
   users: UsersTable;
@@ -208,6 +215,7 @@ export interface DB extends PipelineTables, GroupTables, AttributeTables {
   credit_ledger: CreditLedgerTable;
   inbound_messages: InboundMessagesTable;
   delivery_receipts: DeliveryReceiptsTable;
+  number_pace: NumberPaceTable;
   group_message_drafts: GroupMessageDraftsTable;
 }
 

@@ -1,9 +1,9 @@
 // Pure parts of the messaging pipeline: merge tags, quiet hours (Europe/London, DST-aware), the
-// per-number rate limiter, backoff and receipt states.
+// backoff and receipt states (the per-number pace is in tests/integration/pacing.test.ts).
 import { describe, expect, it } from "vitest";
 import { compileTemplate, renderTemplate } from "~/domain/messaging/merge";
 import { nextAllowedTime, quietUntil } from "~/domain/messaging/quiet-hours";
-import { backoffMs, RateLimiter, receiptState } from "~/domain/messaging/send.server";
+import { backoffMs, receiptState } from "~/domain/messaging/send.server";
 
 describe("merge tags", () => {
   it("renders known tags per member with fallbacks, and leaves unknown tags as typed", () => {
@@ -56,21 +56,7 @@ describe("quiet hours (Europe/London)", () => {
   });
 });
 
-describe("rate limiter", () => {
-  it("allows N segments per second per from-number and says how long to wait", () => {
-    const l = new RateLimiter(10);
-    const t = 1_000_000;
-    for (let i = 0; i < 10; i++) expect(l.take("+447700900001", 1, t)).toBe(0);
-    expect(l.take("+447700900001", 1, t)).toBe(100);
-    // Another number has its own budget.
-    expect(l.take("+447700900002", 3, t)).toBe(0);
-    expect(l.take("+447700900001", 1, t + 100)).toBe(0);
-    expect(l.take("+447700900001", 2, t + 100)).toBe(200);
-    // 0 = unlimited.
-    const free = new RateLimiter(0);
-    for (let i = 0; i < 1000; i++) expect(free.take("x", 5, t)).toBe(0);
-  });
-
+describe("retries", () => {
   it("backs off exponentially with jitter, capped at an hour", () => {
     for (let i = 0; i < 20; i++) {
       const b1 = backoffMs(1000, 1);

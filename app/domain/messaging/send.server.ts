@@ -7,7 +7,7 @@
 //      credits refunded);
 //   2. quiet hours (group and campaign rows go back to QUEUED until the window ends);
 //   3. the lease (a row whose lease ran out is left alone: another worker may reconcile it);
-//   4. the per-number rate limit (segments per second per from-number, in this process).
+//   4. the per-number pace (segments per second per from-number, shared by every worker: pacing.server.ts).
 // Outcomes: accepted -> SENT or DELIVERED with provider_id; retryable -> QUEUED with exponential
 // backoff until the attempt limit, then FAILED + refund; permanent -> FAILED + refund (Twilio 21610
 // also opts the member out); outcome unknown (time-out after sending) -> left SENDING with a short
@@ -22,6 +22,7 @@ import { logConsent, transitionMember } from "~/domain/members/core.server";
 import type { FoundMessage, OutboundSms, ReferenceQuery, SendOutcome, SmsProvider } from "~/providers/sms/types";
 import { SmsProviderError } from "~/providers/sms/types";
 import { quietUntil } from "./quiet-hours";
+import type { NumberPacer } from "./pacing.server";
 
 type Db = Kysely<DB>;
 
@@ -168,27 +169,6 @@ export function backoffMs(base: number, attempts: number): number {
   return Math.round(raw * (0.8 + Math.random() * 0.4));
 }
 
-/** Per from-number token buckets (segments per second), for one process. */
-export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(private readonly perSecond: number) {}
-  /** 0 when `n` tokens were taken, else the milliseconds to wait before trying again. */
-  take(key: string, n: number, nowMs: number): number {
-    if (this.perSecond <= 0) return 0;
-    const b = this.buckets.get(key) ?? { tokens: this.perSecond, at: nowMs };
-    b.tokens = Math.min(this.perSecond, b.tokens + ((nowMs - b.at) / 1000) * this.perSecond);
-    b.at = nowMs;
-    this.buckets.set(key, b);
-    // A text longer than a whole second's budget still goes, once the bucket is full.
-    const need = Math.min(n, this.perSecond);
-    if (b.tokens >= need) {
-      b.tokens -= need;
-      return 0;
-    }
-    return Math.ceil(((need - b.tokens) / this.perSecond) * 1000);
-  }
-}
-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function callProvider(sms: SmsProvider, batch: OutboundSms[]): Promise<SendOutcome[]> {
@@ -233,7 +213,7 @@ function isOptOutError(e: SmsProviderError) {
 /**
  * Sends rows this worker has claimed. Returns the number of rows handled (sent, failed, deferred).
  */
-export async function sendClaimed(deps: SenderDeps, workerId: string, rows: ClaimedRow[], limiter: RateLimiter): Promise<number> {
+export async function sendClaimed(deps: SenderDeps, workerId: string, rows: ClaimedRow[], pacer: NumberPacer): Promise<number> {
   if (!rows.length) return 0;
   const { db } = deps;
   const settings = deps.config.messaging;
@@ -331,22 +311,31 @@ export async function sendClaimed(deps: SenderDeps, workerId: string, rows: Clai
   if (settings.ratePerSecond <= 0) {
     for (let i = 0; i < ready.length; i += 1000) await handle(ready.slice(i, i + 1000));
   } else {
-    let chunk: ClaimedRow[] = [];
+    // Each number's rows in claim order, up to a second's worth of segments at a time: reserve them in the shared
+    // pace, wait until the reservation starts, send. Different numbers go side by side.
+    const byNumber = new Map<string, ClaimedRow[]>();
     for (const r of ready) {
-      for (;;) {
-        const wait = limiter.take(r.from_phone, Math.max(1, r.segments), Date.now());
-        if (wait === 0) break;
-        await handle(chunk);
-        chunk = [];
-        await sleep(wait);
-      }
-      chunk.push(r);
-      if (chunk.length >= 200) {
-        await handle(chunk);
-        chunk = [];
-      }
+      const list = byNumber.get(r.from_phone);
+      if (list) list.push(r);
+      else byNumber.set(r.from_phone, [r]);
     }
-    await handle(chunk);
+    await Promise.all(
+      [...byNumber].map(async ([number, list]) => {
+        for (let i = 0; i < list.length; ) {
+          const slice: ClaimedRow[] = [];
+          let segments = 0;
+          while (i < list.length && slice.length < 200) {
+            const s = Math.max(1, list[i].segments);
+            if (slice.length && segments + s > settings.ratePerSecond) break;
+            slice.push(list[i++]);
+            segments += s;
+          }
+          const wait = await pacer.reserve(number, segments, Date.now());
+          if (wait > 0) await sleep(wait);
+          await handle(slice);
+        }
+      }),
+    );
   }
 
   const providerIds = sent.filter((c) => c.status === "SENT").map((c) => c.providerId!);

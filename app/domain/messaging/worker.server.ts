@@ -20,13 +20,13 @@ import {
   CLAIMED_COLUMNS,
   finaliseMessages,
   lookUpAtProvider,
-  RateLimiter,
   sendClaimed,
   type ClaimedRow,
   type MessagingSettings,
   type RowChange,
 } from "./send.server";
 import { processInbound } from "./inbound-processing.server";
+import { NumberPacer } from "./pacing.server";
 
 type Db = Kysely<DB>;
 
@@ -157,14 +157,14 @@ export interface TickResult {
 /** One round of work: recovery, one claimed batch, inbound texts. */
 export class OutboundWorker {
   readonly id: string;
-  private readonly limiter: RateLimiter;
+  private readonly pacer: NumberPacer;
   private stopping = false;
   private readonly wakers = new Set<() => void>();
   private loop: Promise<void> | null = null;
 
   constructor(private readonly deps: WorkerDeps, options: { id?: string } = {}) {
     this.id = options.id ?? newWorkerId();
-    this.limiter = new RateLimiter(deps.config.messaging.ratePerSecond);
+    this.pacer = new NumberPacer(deps.db, deps.config.messaging.ratePerSecond);
   }
 
   /** Recovery of expired leases, then one claimed batch sent (paced per number). */
@@ -174,7 +174,7 @@ export class OutboundWorker {
     // With a rate limit, claim no more than a quarter of a lease's worth of sending.
     const limit = s.ratePerSecond > 0 ? Math.max(1, Math.min(s.batchSize, Math.floor((s.ratePerSecond * s.leaseSeconds) / 4))) : s.batchSize;
     const rows = await claimDue(this.deps.db, this.id, this.deps.now(), s.leaseSeconds, limit);
-    const sent = await sendClaimed(this.deps, this.id, rows, this.limiter);
+    const sent = await sendClaimed(this.deps, this.id, rows, this.pacer);
     return { recovered, sent };
   }
 
