@@ -2,6 +2,7 @@
 // §4 Onboarding), and the top bar.
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
+import { LocaleSwitch } from "~/components/locale-switch";
 import { NavLink, Outlet, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/_app";
 import { requireUser, requireUserMiddleware } from "~/lib/auth.server";
@@ -74,6 +75,9 @@ export default function AppLayout() {
       <main id="main" className="page">
         <Outlet />
       </main>
+      <footer className="app-footer">
+        <LocaleSwitch />
+      </footer>
     </>
   );
 }

@@ -241,6 +241,13 @@ describe("community pages", () => {
     expect(linkText(accountFr, "/groups")).toBe("Groupes");
     expect(linkText(accountFr, "/joinus")).toBe("Aider les gens à s’inscrire : mot-clé, QR code et affiche");
     for (const path of ["/mycommunity/import", "/groups", "/joinus"]) expect((await a.client.get(path)).status, path).toBe(200);
+    // Signed-in pages offer the language choice too, keeping the page's query string; the choice sticks.
+    const listed = await (await a.client.get("/mycommunity?tab=invited")).text();
+    const footer = listed.slice(listed.indexOf('class="app-footer"'));
+    expect(footer).toContain('href="/mycommunity?tab=invited&amp;lng=fr"');
+    expect(footer).toContain('href="/mycommunity?tab=invited&amp;lng=en-GB"');
+    expect(linkText(await (await a.client.get("/mycommunity")).text(), "/mycommunity/import")).toBe("Importer des membres");
+    await a.client.get("/mycommunity?lng=en-GB");
     const csv = await a.client.get("/mycommunity/export");
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toContain("text/csv");
