@@ -131,9 +131,10 @@ const WEBHOOKS: Record<string, (raw: RawWebhook, deps: AppDeps) => Promise<Webho
 };
 
 /**
- * A webhook off Node's request. The body is kept up to the routes' 64 kB limit; past it (or when
- * Content-Length says so) the webhook is answered at once with no body, the 413 of the route, and the
- * connection is closed after the answer rather than reading the rest.
+ * A webhook off Node's request. The body is kept up to the routes' 64 kB limit. A longer body (by its
+ * Content-Length or as it streams in) is read on and thrown away up to MAX_BODY_BYTES, so the client hears
+ * the route's 413 after it has finished sending rather than a reset; past that the answer goes at once and
+ * the connection is closed after it.
  */
 function readNodeWebhook(req: IncomingMessage, res: ServerResponse): Promise<RawWebhook> {
   return new Promise((resolve, reject) => {
@@ -149,24 +150,26 @@ function readNodeWebhook(req: IncomingMessage, res: ServerResponse): Promise<Raw
       pathAndQuery: req.url ?? "/",
       body,
     });
-    const tooBig = () => {
+    const giveUp = () => {
       res.shouldKeepAlive = false;
       resolve(raw(null));
     };
-    if (Number(req.headers["content-length"] ?? 0) > MAX_WEBHOOK_BYTES) return tooBig();
+    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return giveUp();
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (c: Buffer) => {
       size += c.length;
-      if (size <= MAX_WEBHOOK_BYTES) return void chunks.push(c);
-      req.off("data", onData);
-      req.resume();
-      tooBig();
+      if (size <= MAX_WEBHOOK_BYTES) chunks.push(c);
+      else if (size > MAX_BODY_BYTES) {
+        req.off("data", onData);
+        req.resume();
+        giveUp();
+      }
     };
     req.on("data", onData);
     req.on("error", reject);
     req.on("end", () => {
-      if (size <= MAX_WEBHOOK_BYTES) resolve(raw(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+      if (size <= MAX_BODY_BYTES) resolve(raw(size > MAX_WEBHOOK_BYTES ? null : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     });
   });
 }
