@@ -13,7 +13,9 @@ test.describe("login", () => {
     await login(page, DEMO.email, DEMO.password);
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole("heading", { level: 1, name: DEMO.company })).toBeVisible();
-    await expect(page.getByRole("navigation")).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+    // The language choice is on signed-in pages too.
+    await expect(page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: "Français" })).toBeVisible();
     await expectAccessible(page, testInfo);
     await screenshots(page, "home", testInfo);
 
