@@ -178,6 +178,9 @@ export interface InboundMessagesTable {
   /** Set by inbound processing: the member who sent it, and what it was (a keyword or MESSAGE). */
   member_id: Generated<number | null>;
   kind: Generated<string | null>;
+  /** Failed attempts at handling it; at INBOUND_MAX_ATTEMPTS it is set aside (kind ERROR, error kept). */
+  attempts: Generated<number>;
+  error: Generated<string | null>;
 }
 
 export interface DeliveryReceiptsTable {

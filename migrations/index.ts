@@ -14,6 +14,7 @@ import * as m20261122013000 from "./20261122013000_group_message_fields";
 import * as m20261122014500 from "./20261122014500_conversations_unread_idx";
 import * as m20261123000000 from "./20261123000000_inbound_waiting_idx";
 import * as m20261123001000 from "./20261123001000_number_pace";
+import * as m20261123002000 from "./20261123002000_inbound_attempts";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   "20261122014500_conversations_unread_idx": m20261122014500,
   "20261123000000_inbound_waiting_idx": m20261123000000,
   "20261123001000_number_pace": m20261123001000,
+  "20261123002000_inbound_attempts": m20261123002000,
 };

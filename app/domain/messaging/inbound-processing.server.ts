@@ -70,15 +70,23 @@ export async function processInbound(deps: InboundDeps, limit = 100): Promise<nu
       });
     } catch (error) {
       if (!claimed.length) throw error;
-      // The batch was rolled back. One bad text must not hold back the others: one text per transaction.
+      // The batch was rolled back. One bad text must not hold back the others: one text per transaction,
+      // and a text that fails on its own has the failure counted (set aside at the limit).
       let any = false;
+      let failed = false;
       for (const row of claimed) {
-        if (await processOne(deps, row.id)) {
-          handled++;
-          any = true;
+        try {
+          if (await processOne(deps, row.id)) {
+            handled++;
+            any = true;
+          }
+        } catch (textError) {
+          failed = true;
+          await recordFailure(deps, row.id, textError);
         }
       }
-      if (!any) break;
+      // A failing text is tried again on a later round, not at once.
+      if (!any || failed) break;
       continue;
     }
     if (n === 0) break;
@@ -90,6 +98,34 @@ export async function processInbound(deps: InboundDeps, limit = 100): Promise<nu
 }
 
 const INBOUND_BATCH = 25;
+/** Failures of one text before it is set aside. */
+export const INBOUND_MAX_ATTEMPTS = 5;
+
+/**
+ * Counts a failed attempt at one text; at INBOUND_MAX_ATTEMPTS the text is set aside: processed, kind ERROR,
+ * the error kept, and logged for the operator. When the database itself is failing nothing is counted, so an
+ * outage never sets texts aside.
+ */
+async function recordFailure(deps: InboundDeps, inboundId: number, error: unknown): Promise<void> {
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+  try {
+    const row = await deps.db
+      .updateTable("inbound_messages")
+      .set((eb) => ({
+        attempts: eb("attempts", "+", 1),
+        error: message,
+        processed_at: sql<string | null>`case when ${eb.ref("attempts")} + 1 >= ${INBOUND_MAX_ATTEMPTS} then ${deps.now().toISOString()} else null end`,
+        kind: sql<string | null>`case when ${eb.ref("attempts")} + 1 >= ${INBOUND_MAX_ATTEMPTS} then 'ERROR' else ${eb.ref("kind")} end`,
+      }))
+      .where("id", "=", inboundId)
+      .where("processed_at", "is", null)
+      .returning(["attempts", "processed_at"])
+      .executeTakeFirst();
+    if (row?.processed_at) console.error(`[inbound] text ${inboundId} set aside after ${row.attempts} failed attempts: ${message}`);
+  } catch {
+    // The database itself is failing: nothing is counted.
+  }
+}
 
 /** Processes one inbound text. False when it was already processed or must wait for an older one. */
 export async function processOne(deps: InboundDeps, inboundId: number): Promise<boolean> {
