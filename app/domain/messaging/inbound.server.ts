@@ -1,7 +1,8 @@
 // Inbound texts, part 1: the raw text a phone sent to a business number, stored once per provider
 // message id (a replayed webhook changes nothing). Finding the member, keywords (STOP, START, HELP, the
 // join keyword) and conversations are built on these rows by the inbound pipeline.
-import { sql } from "kysely";
+import { sql, type Selectable } from "kysely";
+import type { InboundMessagesTable } from "#db/types";
 import { isPostgresDb, type Database } from "#db/index";
 
 export interface InboundInput {
@@ -15,16 +16,8 @@ export interface InboundInput {
   receivedAt: Date;
 }
 
-export interface InboundRow {
-  id: number;
-  business_id: number;
-  provider_id: string;
-  from_number: string;
-  to_number: string;
-  body: string;
-  received_at: string;
-  processed_at: string | null;
-}
+/** A stored inbound text as the webhooks see it (the pipeline's own columns left out). */
+export type InboundRow = Pick<Selectable<InboundMessagesTable>, "id" | "business_id" | "provider_id" | "from_number" | "to_number" | "body" | "received_at" | "processed_at">;
 
 export type InboundResult =
   | { outcome: "stored"; message: InboundRow }

@@ -1,6 +1,5 @@
-// The Twilio webhooks' handling, on a transport-neutral RawWebhook: the route actions call it with a
-// Fetch Request read into one, and the server entry calls it straight from Node's request (no Fetch
-// objects on this hot path).
+// The Twilio webhooks' handling, on a transport-neutral RawWebhook: the server entry calls it straight from
+// Node's request (no Fetch objects on this hot path), before Express and React Router.
 import type { AppDeps } from "~/lib/context.server";
 import { receiveInbound } from "~/domain/messaging/inbound.server";
 import { recordDeliveryStatus } from "~/domain/messaging/receipts.server";
@@ -12,14 +11,24 @@ const EMPTY_TWIML: WebhookAnswer = {
   body: '<?xml version="1.0" encoding="UTF-8"?><Response/>',
 };
 
+/**
+ * The checks both webhooks share: 404 unless Twilio is the provider, the 4xx answers of readWebhook, 403 for a
+ * missing or wrong signature. The signed form fields when all pass.
+ */
+function signedFields(raw: RawWebhook, deps: AppDeps): { fields: Record<string, string | string[]> } | { refused: WebhookAnswer } {
+  const { sms } = deps;
+  if (sms.name !== "twilio" || !sms.verifyWebhook) return { refused: answer(404, "Not found") };
+  const webhook = readWebhook(raw, deps);
+  if (!("params" in webhook)) return { refused: webhook };
+  if (!sms.verifyWebhook(webhook)) return { refused: answer(403, "Invalid signature") };
+  return { fields: webhook.params };
+}
+
 /** POST /webhooks/twilio/sms: stores the text once per MessageSid; answers empty TwiML. */
 export async function handleSmsWebhook(raw: RawWebhook, deps: AppDeps): Promise<WebhookAnswer> {
-  const { sms } = deps;
-  if (sms.name !== "twilio" || !sms.verifyWebhook || !sms.parseInbound) return answer(404, "Not found");
-  const webhook = readWebhook(raw, deps);
-  if (!("params" in webhook)) return webhook;
-  if (!sms.verifyWebhook(webhook)) return answer(403, "Invalid signature");
-  const inbound = sms.parseInbound(webhook.params);
+  const signed = signedFields(raw, deps);
+  if ("refused" in signed) return signed.refused;
+  const inbound = deps.sms.parseInbound?.(signed.fields);
   if (!inbound) return answer(400, "Missing or malformed fields");
   const result = await receiveInbound(deps, { ...inbound, receivedAt: deps.now() });
   if (result.outcome === "unknown-number") return answer(404, "Unknown number");
@@ -28,12 +37,9 @@ export async function handleSmsWebhook(raw: RawWebhook, deps: AppDeps): Promise<
 
 /** POST /webhooks/twilio/status: records each (message, status) once; answers 204. */
 export async function handleStatusWebhook(raw: RawWebhook, deps: AppDeps): Promise<WebhookAnswer> {
-  const { sms } = deps;
-  if (sms.name !== "twilio" || !sms.verifyWebhook || !sms.parseStatus) return answer(404, "Not found");
-  const webhook = readWebhook(raw, deps);
-  if (!("params" in webhook)) return webhook;
-  if (!sms.verifyWebhook(webhook)) return answer(403, "Invalid signature");
-  const report = sms.parseStatus(webhook.params);
+  const signed = signedFields(raw, deps);
+  if ("refused" in signed) return signed.refused;
+  const report = deps.sms.parseStatus?.(signed.fields);
   if (!report) return answer(400, "Missing or malformed fields");
   const result = await recordDeliveryStatus(deps, { providerId: report.providerId, status: report.status, errorCode: report.errorCode, from: report.from, receivedAt: deps.now() });
   if (result.outcome === "unknown-number") return answer(404, "Unknown number");

@@ -1,6 +1,5 @@
 // Shared plumbing of the provider webhooks: read a form body safely (size via ~/lib/body.server, encoding), build the
 // public URL a signature covers, and the small plain answers webhooks give.
-import { readBodyLimited } from "~/lib/body.server";
 import type { AppDeps } from "~/lib/context.server";
 import type { WebhookRequest } from "~/providers/sms/types";
 
@@ -31,7 +30,7 @@ export function parseForm(text: string): Record<string, string | string[]> | nul
   return out;
 }
 
-/** A webhook as it came off the wire, whatever carried it (a Fetch Request, or Node's request in the server entry). */
+/** A webhook as it came off the wire (read from Node's request by the server entry). */
 export interface RawWebhook {
   method: string;
   contentType: string | null;
@@ -87,19 +86,6 @@ export function readWebhook(raw: RawWebhook, deps: Pick<AppDeps, "config">): Web
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Reads a Fetch request into a RawWebhook (the body up to the limit). */
-export async function rawFromRequest(request: Request): Promise<RawWebhook> {
-  const url = new URL(request.url);
-  return {
-    method: request.method,
-    contentType: request.headers.get("Content-Type"),
-    contentLength: request.headers.get("Content-Length"),
-    signature: request.headers.get("X-Twilio-Signature"),
-    pathAndQuery: `${url.pathname}${url.search}`,
-    body: request.method === "POST" ? await readBodyLimited(request, MAX_WEBHOOK_BYTES) : new Uint8Array(0),
-  };
-}
-
-export function toResponse(a: WebhookAnswer): Response {
+function toResponse(a: WebhookAnswer): Response {
   return new Response(a.body, { status: a.status, headers: a.headers });
 }
