@@ -301,6 +301,8 @@ export interface MessagesTable {
   updated_at: string;
   /** Group messages: unique per business, so a double-submitted send creates one message. */
   idempotency_key: Generated<string | null>;
+  /** The campaign this text belongs to, if any. */
+  campaign_id: Generated<number | null>;
 }
 
 export type OutboundStatus = "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "FAILED" | "UNKNOWN";

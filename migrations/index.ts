@@ -15,6 +15,7 @@ import * as m20261122014500 from "./20261122014500_conversations_unread_idx";
 import * as m20261123000000 from "./20261123000000_inbound_waiting_idx";
 import * as m20261123001000 from "./20261123001000_number_pace";
 import * as m20261123002000 from "./20261123002000_inbound_attempts";
+import * as m20261124000000 from "./20261124000000_message_campaign";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   "20261123000000_inbound_waiting_idx": m20261123000000,
   "20261123001000_number_pace": m20261123001000,
   "20261123002000_inbound_attempts": m20261123002000,
+  "20261124000000_message_campaign": m20261124000000,
 };

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DIALECTS, useTestDb } from "../support/db";
 import { createBusiness } from "../support/factories";
 import { Clock, middayToday, seedMembers } from "../support/pipeline";
-import { mergeValuesForMembers } from "~/domain/groups/merge-values.server";
+import { mergeValuesForMembers } from "~/domain/messaging/merge-values.server";
 import { createMessage } from "~/domain/messaging/outbound.server";
 
 describe.each(DIALECTS)("merge values (%s)", (dialect) => {

@@ -5,6 +5,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import type { DB, Group, GroupType } from "#db/types";
 import { AppError } from "~/lib/errors";
 import { deleteMessage, type PipelineDeps } from "~/domain/messaging/outbound.server";
+import { ALL_SUBSCRIBERS, countGroupMembers, getGroup, groupCondition, memberIdsQuery } from "~/domain/audience/audience.server";
 import {
   filterCondition,
   filterSchema,
@@ -16,7 +17,7 @@ import {
 } from "./smart-filter";
 
 type Db = Kysely<DB>;
-export const ALL_SUBSCRIBERS_GROUP = -1;
+export const ALL_SUBSCRIBERS_GROUP = ALL_SUBSCRIBERS;
 const PENDING_STATUSES = ["SCHEDULED", "SENDING_SOON"] as const;
 
 export interface GroupSummary {
@@ -26,63 +27,7 @@ export interface GroupSummary {
   count: number;
 }
 
-/** The group, or NF001 when it is not this business's. */
-export async function getGroup(db: Db, businessId: number, groupId: number): Promise<Group> {
-  if (!Number.isSafeInteger(groupId) || groupId <= 0) throw new AppError("NF001", undefined, { status: 404 });
-  const g = await db.selectFrom("groups").selectAll().where("business_id", "=", businessId).where("id", "=", groupId).executeTakeFirst();
-  if (!g) throw new AppError("NF001", undefined, { status: 404 });
-  return g;
-}
-
-type MemberCondition = (eb: ExpressionBuilder<DB, "members">) => Expression<SqlBool>;
-
-/**
- * The condition on `members` that selects a group's members (any status; callers add the status).
- * -1 = everyone. A smart group whose stored filter no longer validates (an attribute was deleted)
- * matches nobody.
- */
-export async function groupCondition(db: Db, businessId: number, groupId: number): Promise<MemberCondition> {
-  if (groupId === ALL_SUBSCRIBERS_GROUP) return () => sql<SqlBool>`1 = 1`;
-  const g = await getGroup(db, businessId, groupId);
-  if (g.type === "SMART") {
-    const filter = parseStoredFilter(g.filter);
-    if (!filter) return () => sql<SqlBool>`1 = 0`;
-    const attrs = await resolveAttributes(db, businessId, filter);
-    try {
-      validateFilter(filter, attrs);
-    } catch {
-      return () => sql<SqlBool>`1 = 0`;
-    }
-    return filterCondition(filter, attrs);
-  }
-  return (eb) =>
-    eb.exists(
-      eb
-        .selectFrom("group_members as gm")
-        .select(sql.lit(1).as("one"))
-        .whereRef("gm.member_id", "=", "members.id")
-        .where("gm.group_id", "=", g.id),
-    );
-}
-
-/** A select of the ids of the group's SUBSCRIBED members (for recipient resolution). */
-export async function memberIdsQuery(db: Db, businessId: number, groupId: number) {
-  const cond = await groupCondition(db, businessId, groupId);
-  return db.selectFrom("members").select("members.id").where("members.business_id", "=", businessId).where("members.status", "=", "SUBSCRIBED").where(cond);
-}
-
-/** How many subscribed members the group has (-1 = all subscribed members). */
-export async function countGroupMembers(db: Db, businessId: number, groupId: number): Promise<number> {
-  const cond = await groupCondition(db, businessId, groupId);
-  const row = await db
-    .selectFrom("members")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("members.business_id", "=", businessId)
-    .where("members.status", "=", "SUBSCRIBED")
-    .where(cond)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+export { getGroup, groupCondition, memberIdsQuery, countGroupMembers };
 
 /** All groups with counts, "All subscribers" first. LIST counts in one grouped query; SMART one query each. */
 export async function listGroups(db: Db, businessId: number): Promise<GroupSummary[]> {

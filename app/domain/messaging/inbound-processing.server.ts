@@ -16,6 +16,7 @@
 import { sql, type Kysely } from "kysely";
 import type { DB, Member } from "#db/types";
 import { isPostgresDb } from "#db/index";
+import { skipLocked } from "#db/claim";
 import { findMemberByPhone, insertMember, logConsent, transitionMember } from "~/domain/members/core.server";
 import en from "~/locales/en-GB/pipeline.json";
 import fr from "~/locales/fr/pipeline.json";
@@ -182,7 +183,7 @@ async function claimBatch(trx: Db, now: Date, limit: number): Promise<ClaimedTex
   // and a sort of every waiting text; later, that most rows wait: a sequential scan), so both are off for
   // this transaction, whose other statements are all primary-key or index lookups.
   if (pg) await sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`.execute(trx);
-  const lock = pg ? sql` for update skip locked` : sql``;
+  const lock = skipLocked(trx);
   const { rows } = await sql<ClaimedText>`
     with waiting as (
       select id, business_id, from_number from inbound_messages where processed_at is null order by id limit ${CLAIM_WINDOW}

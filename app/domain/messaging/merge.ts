@@ -14,7 +14,7 @@
 // (a 100,000-member send renders 100,000 times). An empty value uses the tag's fallback; a tag
 // nobody knows stays as typed, so the person sees it in the preview rather than losing text.
 // `usesExtendedValues` tells the pipeline whether it must load more than names for each member
-// (mergeValuesForMembers in app/domain/groups/merge-values.server.ts, batched per page).
+// (mergeValuesForMembers in merge-values.server.ts beside it, batched per page).
 
 import { formatUkDayMonthAndTime } from "~/lib/uk-time";
 

@@ -1,30 +1,37 @@
-// The outbound pipeline, part 1: a message (DM, group message, campaign text, system text) becomes
-// one durable `outbound` row per recipient, written with the message in ONE transaction.
+// The outbound pipeline, part 1: a text (DM, group message, campaign text, system text) becomes one durable
+// `outbound` row per recipient, written with its `messages` row inside the caller's transaction.
 //
-// - Recipients are resolved once, here: never opted-out or deleted members; pending members only for
-//   opt-in texts (SYSTEM); a DM to a pending member is BR027; nobody left is BR026.
+// There is one way in: enqueueMessage(trx, …). It never opens a transaction of its own, so whatever the caller
+// changes together with the send (a consent change, a campaign fire, a draft being used) commits or rolls back
+// with it. createMessage is the thin wrapper for callers that have nothing else to write.
+//
+// - Recipients are resolved once, here, through the audience module: subscribed members only. System texts
+//   (opt-in requests, confirmations, help, PINs) go to a phone number and are exempt from the status guard.
+//   A DM to a pending member is BR027; nobody left is BR026.
 // - Merge tags are rendered per member (merge.ts), segments counted per rendered body (segments.ts),
 //   credits = the sum of segments, charged atomically in the same transaction (BR012 when short).
-// - The message is "sending soon" until editable_until (MESSAGE_SEND_DELAY_SECONDS, default 60 s);
-//   until then updateMessage/deleteMessage re-render or drop its rows and move the credits; after it,
-//   BR014/BR015. A row already claimed by a worker also ends the window (checked by row count).
-// - Group and campaign rows respect quiet hours (they are scheduled for the morning); DMs and
-//   system texts go first (priority 0) and ignore quiet hours.
-// Rows are inserted through one JSON parameter per batch (json_each on SQLite, json_array_elements
-// on PostgreSQL): no parameter limits and very little per-row overhead.
+// - The message is "sending soon" until editable_until (MESSAGE_SEND_DELAY_SECONDS); until then
+//   updateMessage/deleteMessage re-render or drop its rows and move the credits; after it, BR014/BR015. A row
+//   already claimed by a worker also ends the window (checked by row count).
+// - Group and campaign rows respect quiet hours (they are scheduled for the morning); DMs and system texts go
+//   first (priority 0) and ignore quiet hours.
+// Rows are inserted through one JSON parameter per batch (db/json-rows.ts): no parameter limits and very little
+// per-row overhead.
 import { sql, type Kysely } from "kysely";
 import type { DB, Message, MessageKind } from "#db/types";
-import { isPostgresDb } from "#db/index";
+import { jsonRows } from "#db/json-rows";
 import { AppError } from "~/lib/errors";
 import { assertCredit, charge, creditsRemaining, refund } from "~/domain/billing/credits.server";
+import { ALL_SUBSCRIBERS, countAudience, recipientPages, type Audience, type Recipient } from "~/domain/audience/audience.server";
 import { analyse, MAX_MESSAGE_CHARACTERS } from "./segments";
 import { compileTemplate, type CompiledTemplate } from "./merge";
 import { nextAllowedTime } from "./quiet-hours";
-import { groupCondition } from "~/domain/groups/groups.server";
-import { mergeValuesForMembers } from "~/domain/groups/merge-values.server";
+import { mergeValuesForMembers } from "./merge-values.server";
 import { formatUkNumber } from "~/lib/phone";
 
 type Db = Kysely<DB>;
+
+export { ALL_SUBSCRIBERS };
 
 export interface PipelineDeps {
   db: Kysely<DB>;
@@ -32,13 +39,55 @@ export interface PipelineDeps {
   now: () => Date;
 }
 
-/** Contact group id meaning "all subscribers" (§3). */
-export const ALL_SUBSCRIBERS = -1;
+/** What the pipeline needs to know about the moment and the settings, for a send inside a caller's transaction. */
+export interface PipelineEnv {
+  now: Date;
+  /** The "sending soon" pause for DMs, group and campaign texts. */
+  sendDelaySeconds: number;
+  /** The public address, for links rendered into texts (member form link). */
+  publicUrl?: string;
+}
+
+export function pipelineEnv(deps: PipelineDeps): PipelineEnv {
+  return { now: deps.now(), sendDelaySeconds: deps.config.messaging.sendDelaySeconds, publicUrl: deps.config.publicUrl };
+}
+
 /** Rows written per INSERT statement. */
 const INSERT_BATCH = 2000;
-/** Members read per page while resolving recipients (bounded memory at any size). */
-const RESOLVE_PAGE = 5000;
 
+/** A system text goes to one phone number, member or not. */
+export interface PhoneAudience {
+  phone: string;
+  memberId?: number | null;
+}
+
+export interface EnqueueInput {
+  businessId: number;
+  kind: MessageKind;
+  /** A group (-1 = all subscribers) or member ids; a phone number for system texts. */
+  audience: Audience | PhoneAudience;
+  body: string;
+  /** When to send (group and campaign texts); now when missing. */
+  sendAt?: Date | null;
+  /** Unique per business (messages_idempotency_uq): a second enqueue with the same key fails in the insert. */
+  idempotencyKey?: string | null;
+  /** The ledger reference the credits are charged under; `message:<id>` when missing. */
+  chargeReference?: string | null;
+  campaignId?: number | null;
+  createdBy?: number | null;
+  /** System texts only: a sender other than the business's own number (the platform's system sender). */
+  fromPhone?: string | null;
+}
+
+export interface CreatedMessage {
+  messageId: number;
+  recipients: number;
+  credits: number;
+  status: Message["status"];
+  editableUntil: string;
+}
+
+/** The old create input, kept for the wrappers: member ids or a group. */
 export interface CreateMessageInput {
   businessId: number;
   kind: Exclude<MessageKind, "SYSTEM">;
@@ -48,16 +97,8 @@ export interface CreateMessageInput {
   groupId?: number;
   sendAt?: Date | null;
   createdBy?: number | null;
-  /** Unique per business (messages_idempotency_uq): a second create with the same key fails in the insert. */
   idempotencyKey?: string | null;
-}
-
-export interface CreatedMessage {
-  messageId: number;
-  recipients: number;
-  credits: number;
-  status: Message["status"];
-  editableUntil: string;
+  campaignId?: number | null;
 }
 
 export interface BusinessInfo {
@@ -89,51 +130,6 @@ function validateBody(body: string): string {
   return text;
 }
 
-interface RecipientRow {
-  id: number;
-  phone: string;
-  first_name: string | null;
-  full_name: string | null;
-}
-
-type MemberCondition = Awaited<ReturnType<typeof groupCondition>>;
-
-/** Pages through the recipients (subscribed members of the business, optionally among `ids` or in a group). */
-async function* recipientPages(db: Db, businessId: number, ids: number[] | null, inGroup?: MemberCondition): AsyncGenerator<RecipientRow[]> {
-  if (ids) {
-    const unique = [...new Set(ids)].filter((n) => Number.isSafeInteger(n) && n > 0).sort((a, b) => a - b);
-    for (let i = 0; i < unique.length; i += 1000) {
-      const rows = await db
-        .selectFrom("members")
-        .select(["id", "phone", "first_name", "full_name"])
-        .where("business_id", "=", businessId)
-        .where("status", "=", "SUBSCRIBED")
-        .where("id", "in", unique.slice(i, i + 1000))
-        .orderBy("id")
-        .execute();
-      if (rows.length) yield rows;
-    }
-    return;
-  }
-  let after = 0;
-  for (;;) {
-    const rows = await db
-      .selectFrom("members")
-      .select(["id", "phone", "first_name", "full_name"])
-      .where("business_id", "=", businessId)
-      .where("status", "=", "SUBSCRIBED")
-      .where("id", ">", after)
-      .$if(inGroup !== undefined, (q) => q.where(inGroup!))
-      .orderBy("id")
-      .limit(RESOLVE_PAGE)
-      .execute();
-    if (!rows.length) return;
-    yield rows;
-    if (rows.length < RESOLVE_PAGE) return;
-    after = rows[rows.length - 1].id;
-  }
-}
-
 /** A row to insert: [member_id, to_phone, body, segments]. */
 type PendingRow = [number | null, string, string, number];
 
@@ -151,16 +147,10 @@ interface RowDefaults {
 /** Inserts rows sharing everything but member, phone, body and segments, through one JSON parameter. */
 export async function insertOutboundRows(db: Db, d: RowDefaults, rows: PendingRow[]): Promise<void> {
   if (!rows.length) return;
-  const json = JSON.stringify(rows);
-  if (isPostgresDb(db)) {
-    await sql`INSERT INTO outbound (message_id, business_id, member_id, to_phone, from_phone, body, segments, priority, status, attempts, next_attempt_at, quiet_hours, charged, created_at)
-      SELECT ${d.messageId}, ${d.businessId}, (r->>0)::bigint, r->>1, ${d.fromPhone}, r->>2, (r->>3)::int, ${d.priority}, 'QUEUED', 0, ${d.nextAttemptAt}, ${d.quietHours}, ${d.charged}, ${d.createdAt}
-      FROM json_array_elements(${json}::json) AS r`.execute(db);
-  } else {
-    await sql`INSERT INTO outbound (message_id, business_id, member_id, to_phone, from_phone, body, segments, priority, status, attempts, next_attempt_at, quiet_hours, charged, created_at)
-      SELECT ${d.messageId}, ${d.businessId}, json_extract(value, '$[0]'), json_extract(value, '$[1]'), ${d.fromPhone}, json_extract(value, '$[2]'), json_extract(value, '$[3]'), ${d.priority}, 'QUEUED', 0, ${d.nextAttemptAt}, ${d.quietHours}, ${d.charged}, ${d.createdAt}
-      FROM json_each(${json})`.execute(db);
-  }
+  const r = jsonRows(db, JSON.stringify(rows));
+  await sql`INSERT INTO outbound (message_id, business_id, member_id, to_phone, from_phone, body, segments, priority, status, attempts, next_attempt_at, quiet_hours, charged, created_at)
+    SELECT ${d.messageId}, ${d.businessId}, ${r.int(0)}, ${r.text(1)}, ${d.fromPhone}, ${r.text(2)}, ${r.int(3)}, ${d.priority}, 'QUEUED', 0, ${d.nextAttemptAt}, ${d.quietHours}, ${d.charged}, ${d.createdAt}
+    FROM ${r.from}`.execute(db);
 }
 
 /**
@@ -192,7 +182,7 @@ async function fanOut(
   db: Db,
   template: CompiledTemplate,
   business: BusinessInfo,
-  pages: AsyncIterable<RecipientRow[]>,
+  pages: AsyncIterable<Recipient[]>,
   d: RowDefaults,
   publicUrl?: string,
 ): Promise<{ recipients: number; credits: number }> {
@@ -241,99 +231,150 @@ function timing(kind: MessageKind, now: Date, delaySeconds: number, sendAt: Date
   };
 }
 
-async function chargeOrRefuse(trx: Db, businessId: number, credits: number, messageId: number, now: Date) {
+async function chargeOrRefuse(trx: Db, businessId: number, credits: number, reference: string, now: Date) {
   if (credits <= 0) return;
-  const ok = await charge(trx, businessId, credits, { reason: "send", reference: `message:${messageId}`, now });
+  const ok = await charge(trx, businessId, credits, { reason: "send", reference, now });
   if (!ok) throw new AppError("BR012", { needed: credits, remaining: await creditsRemaining(trx, businessId, now) });
 }
 
+function isPhoneAudience(a: EnqueueInput["audience"]): a is PhoneAudience {
+  return "phone" in a;
+}
+
 /**
- * Creates a DM, group or campaign message and its outbound rows in one transaction, charging its
- * credits. Throws BR026 (nobody to send to), BR027 (DM to a pending member), BR012 (credit).
+ * Queues a text inside the caller's transaction: the `messages` row, one `outbound` row per recipient, and the
+ * credits charged. Throws (and so rolls the caller back) BR026 when nobody is left to send to, BR027 for a DM to
+ * a pending member, BR012 when credit is short, BR013 for a time in the past, BR025 for an unusable body.
+ * A system text goes to `audience.phone`: top priority, no quiet hours, not charged, exempt from the member-status
+ * guard; it returns null recipients only when the business has no number and no sender was given.
  */
-export async function createMessage(deps: PipelineDeps, input: CreateMessageInput): Promise<CreatedMessage> {
-  const now = deps.now();
+export async function enqueueMessage(trx: Db, input: EnqueueInput, env: PipelineEnv): Promise<CreatedMessage> {
+  const { now } = env;
+  if (input.kind === "SYSTEM") return enqueueSystem(trx, input, env);
+  if (isPhoneAudience(input.audience)) throw new AppError("BR025");
+  const audience = input.audience;
   const body = validateBody(input.body);
   const template = compileTemplate(body);
-  const t = timing(input.kind, now, deps.config.messaging.sendDelaySeconds, input.sendAt);
-  let ids: number[] | null;
-  let inGroup: MemberCondition | undefined;
-  if (input.groupId !== undefined && input.groupId !== null) {
-    // -1 = all subscribers; a list or smart group of this business (NF001 otherwise) narrows them.
-    if (input.groupId !== ALL_SUBSCRIBERS) inGroup = await groupCondition(deps.db, input.businessId, input.groupId);
-    ids = null;
-  } else {
-    ids = input.recipients ?? [];
-    if (!ids.length) throw new AppError("BR026");
-  }
+  const t = timing(input.kind, now, env.sendDelaySeconds, input.sendAt);
+  if ("memberIds" in audience && !audience.memberIds.length) throw new AppError("BR026");
   if (input.kind === "DM") {
-    if (!ids || ids.length !== 1) throw new AppError("BR025");
-    const member = await deps.db
+    if (!("memberIds" in audience) || audience.memberIds.length !== 1) throw new AppError("BR025");
+    const member = await trx
       .selectFrom("members")
       .select(["status"])
       .where("business_id", "=", input.businessId)
-      .where("id", "=", ids[0])
+      .where("id", "=", audience.memberIds[0])
       .executeTakeFirst();
     if (!member) throw new AppError("NF001", undefined, { status: 404 });
     if (member.status === "PENDING") throw new AppError("BR027");
     if (member.status !== "SUBSCRIBED") throw new AppError("BR026");
   }
-  const business = await loadBusiness(deps.db, input.businessId);
+  const business = await loadBusiness(trx, input.businessId);
   if (!business.phone_number) throw new AppError("SU001");
 
-  // A quick refusal before any work: every recipient costs at least one credit.
-  const count = ids
-    ? ids.length
-    : Number(
-        (
-          await deps.db
-            .selectFrom("members")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .where("business_id", "=", input.businessId)
-            .where("status", "=", "SUBSCRIBED")
-            .$if(inGroup !== undefined, (q) => q.where(inGroup!))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+  // A quick refusal before any work: every recipient costs at least one credit. Also NF001 for another
+  // business's group.
+  const count = "memberIds" in audience ? audience.memberIds.length : await countAudience(trx, input.businessId, audience);
   if (count === 0) throw new AppError("BR026");
-  await assertCredit(deps.db, input.businessId, ids ? 1 : count, now);
+  await assertCredit(trx, input.businessId, "memberIds" in audience ? 1 : count, now);
 
-  return deps.db.transaction().execute(async (trx) => {
-    const at = now.toISOString();
-    const msg = await trx
-      .insertInto("messages")
-      .values({
-        business_id: input.businessId,
-        kind: input.kind,
-        body,
-        group_id: input.groupId ?? null,
-        member_id: input.kind === "DM" && ids ? ids[0] : null,
-        status: t.status,
-        send_at: t.sendAt,
-        editable_until: t.editableUntil,
-        created_by: input.createdBy ?? null,
-        created_at: at,
-        updated_at: at,
-        idempotency_key: input.idempotencyKey ?? null,
-      })
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    const next = t.quiet ? nextAllowedTime(t.goAt, { start: business.quiet_start, end: business.quiet_end }) : t.goAt;
-    const result = await fanOut(trx, template, business, recipientPages(trx, input.businessId, ids, inGroup), {
-      messageId: msg.id,
+  const at = now.toISOString();
+  const msg = await trx
+    .insertInto("messages")
+    .values({
+      business_id: input.businessId,
+      kind: input.kind,
+      body,
+      group_id: "groupId" in audience ? audience.groupId : null,
+      member_id: input.kind === "DM" && "memberIds" in audience ? audience.memberIds[0] : null,
+      status: t.status,
+      send_at: t.sendAt,
+      editable_until: t.editableUntil,
+      created_by: input.createdBy ?? null,
+      created_at: at,
+      updated_at: at,
+      idempotency_key: input.idempotencyKey ?? null,
+      campaign_id: input.campaignId ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const messageId = Number(msg.id);
+  const next = t.quiet ? nextAllowedTime(t.goAt, { start: business.quiet_start, end: business.quiet_end }) : t.goAt;
+  const result = await fanOut(trx, template, business, recipientPages(trx, input.businessId, audience), {
+    messageId,
+    businessId: input.businessId,
+    fromPhone: business.phone_number,
+    priority: t.priority,
+    nextAttemptAt: next.toISOString(),
+    quietHours: t.quiet ? 1 : 0,
+    charged: 1,
+    createdAt: at,
+  }, env.publicUrl);
+  if (result.recipients === 0) throw new AppError("BR026");
+  await chargeOrRefuse(trx, input.businessId, result.credits, input.chargeReference ?? `message:${messageId}`, now);
+  await trx.updateTable("messages").set({ recipients: result.recipients, credits: result.credits }).where("id", "=", messageId).execute();
+  return { messageId, recipients: result.recipients, credits: result.credits, status: t.status, editableUntil: t.editableUntil };
+}
+
+async function enqueueSystem(trx: Db, input: EnqueueInput, env: PipelineEnv): Promise<CreatedMessage> {
+  if (!isPhoneAudience(input.audience)) throw new AppError("BR025");
+  const at = env.now.toISOString();
+  const none: CreatedMessage = { messageId: 0, recipients: 0, credits: 0, status: "FAILED", editableUntil: at };
+  const fromPhone =
+    input.fromPhone !== undefined && input.fromPhone !== null
+      ? input.fromPhone
+      : (await trx.selectFrom("businesses").select(["phone_number"]).where("id", "=", input.businessId).executeTakeFirst())?.phone_number;
+  if (!fromPhone) return none;
+  const memberId = input.audience.memberId ?? null;
+  const msg = await trx
+    .insertInto("messages")
+    .values({
+      business_id: input.businessId,
+      kind: "SYSTEM",
+      body: input.body,
+      group_id: null,
+      member_id: memberId,
+      status: "SENDING",
+      send_at: at,
+      editable_until: at,
+      recipients: 1,
+      credits: 0,
+      created_by: input.createdBy ?? null,
+      created_at: at,
+      updated_at: at,
+      idempotency_key: input.idempotencyKey ?? null,
+      campaign_id: input.campaignId ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const messageId = Number(msg.id);
+  await insertOutboundRows(
+    trx,
+    { messageId, businessId: input.businessId, fromPhone, priority: 0, nextAttemptAt: at, quietHours: 0, charged: 0, createdAt: at },
+    [[memberId, input.audience.phone, input.body, analyse(input.body).segments]],
+  );
+  return { messageId, recipients: 1, credits: 0, status: "SENDING", editableUntil: at };
+}
+
+/**
+ * Creates a DM, group or campaign message in a transaction of its own (the thin wrapper over enqueueMessage for
+ * callers with nothing else to write).
+ */
+export async function createMessage(deps: PipelineDeps, input: CreateMessageInput): Promise<CreatedMessage> {
+  const env = pipelineEnv(deps);
+  const audience: Audience = input.groupId !== undefined && input.groupId !== null ? { groupId: input.groupId } : { memberIds: input.recipients ?? [] };
+  return deps.db.transaction().execute((trx) =>
+    enqueueMessage(trx, {
       businessId: input.businessId,
-      fromPhone: business.phone_number!,
-      priority: t.priority,
-      nextAttemptAt: next.toISOString(),
-      quietHours: t.quiet ? 1 : 0,
-      charged: 1,
-      createdAt: at,
-    }, deps.config.publicUrl);
-    if (result.recipients === 0) throw new AppError("BR026");
-    await chargeOrRefuse(trx, input.businessId, result.credits, msg.id, now);
-    await trx.updateTable("messages").set({ recipients: result.recipients, credits: result.credits }).where("id", "=", msg.id).execute();
-    return { messageId: msg.id, recipients: result.recipients, credits: result.credits, status: t.status, editableUntil: t.editableUntil };
-  });
+      kind: input.kind,
+      audience,
+      body: input.body,
+      sendAt: input.sendAt,
+      createdBy: input.createdBy,
+      idempotencyKey: input.idempotencyKey,
+      campaignId: input.campaignId,
+    }, env),
+  );
 }
 
 async function lockEditable(trx: Db, businessId: number, messageId: number, now: Date, code: "BR014" | "BR015"): Promise<Message> {
@@ -375,7 +416,7 @@ export async function updateMessage(deps: PipelineDeps, input: UpdateMessageInpu
     const t = timing(kind, now, deps.config.messaging.sendDelaySeconds, input.sendAt === undefined ? new Date(msg.send_at) : input.sendAt);
     const business = await loadBusiness(trx, msg.business_id);
     const next = t.quiet ? nextAllowedTime(t.goAt, { start: business.quiet_start, end: business.quiet_end }) : t.goAt;
-    const result = await fanOut(trx, compileTemplate(body), business, recipientPages(trx, msg.business_id, memberIds), {
+    const result = await fanOut(trx, compileTemplate(body), business, recipientPages(trx, msg.business_id, { memberIds }), {
       messageId: msg.id,
       businessId: msg.business_id,
       fromPhone: business.phone_number ?? "",
@@ -386,7 +427,7 @@ export async function updateMessage(deps: PipelineDeps, input: UpdateMessageInpu
       createdAt: now.toISOString(),
     }, deps.config.publicUrl);
     if (result.recipients === 0) throw new AppError("BR026");
-    await chargeOrRefuse(trx, msg.business_id, result.credits, msg.id, now);
+    await chargeOrRefuse(trx, msg.business_id, result.credits, `message:${msg.id}`, now);
     await trx
       .updateTable("messages")
       .set({ body, send_at: t.sendAt, editable_until: t.editableUntil, status: t.status, recipients: result.recipients, credits: result.credits, updated_at: now.toISOString() })
@@ -413,47 +454,21 @@ export interface SystemTextInput {
   body: string;
   memberId?: number | null;
   now: Date;
-  /** The business's number when the caller already has it (saves a query); looked up otherwise. */
+  /** The sender when the caller already has it (saves a query); the business's number otherwise. */
   fromPhone?: string | null;
 }
 
 /**
- * Queues a system text (opt-in request, welcome, opt-out confirmation, help, and later PINs) inside
- * the caller's transaction: top priority, exempt from quiet hours and from the member-status guard,
- * not charged. Returns the outbound row's message id, or null when the business has no number.
+ * Queues a system text (opt-in request, welcome, opt-out confirmation, help, codes) inside the caller's
+ * transaction, through enqueueMessage. Returns the message id, or null when there is no sender.
  */
 export async function enqueueSystemText(trx: Db, input: SystemTextInput): Promise<number | null> {
-  const fromPhone =
-    input.fromPhone !== undefined
-      ? input.fromPhone
-      : (await trx.selectFrom("businesses").select(["phone_number"]).where("id", "=", input.businessId).executeTakeFirst())?.phone_number;
-  if (!fromPhone) return null;
-  const at = input.now.toISOString();
-  const msg = await trx
-    .insertInto("messages")
-    .values({
-      business_id: input.businessId,
-      kind: "SYSTEM",
-      body: input.body,
-      group_id: null,
-      member_id: input.memberId ?? null,
-      status: "SENDING",
-      send_at: at,
-      editable_until: at,
-      recipients: 1,
-      credits: 0,
-      created_by: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  await insertOutboundRows(
+  const created = await enqueueMessage(
     trx,
-    { messageId: msg.id, businessId: input.businessId, fromPhone, priority: 0, nextAttemptAt: at, quietHours: 0, charged: 0, createdAt: at },
-    [[input.memberId ?? null, input.to, input.body, analyse(input.body).segments]],
+    { businessId: input.businessId, kind: "SYSTEM", audience: { phone: input.to, memberId: input.memberId ?? null }, body: input.body, fromPhone: input.fromPhone },
+    { now: input.now, sendDelaySeconds: 0 },
   );
-  return msg.id;
+  return created.recipients ? created.messageId : null;
 }
 
 /** A message with its rows counted by state, for screens and tests. */

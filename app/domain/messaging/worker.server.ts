@@ -12,7 +12,7 @@ import crypto from "node:crypto";
 import os from "node:os";
 import { sql, type Kysely } from "kysely";
 import type { DB } from "#db/types";
-import { isPostgresDb } from "#db/index";
+import { claimRows, writeTransaction } from "#db/claim";
 import type { SmsProvider } from "~/providers/sms/types";
 import {
   applyRowChanges,
@@ -41,32 +41,20 @@ export function newWorkerId(): string {
   return `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString("hex")}`;
 }
 
-/** Runs `fn` on one connection inside BEGIN IMMEDIATE (SQLite) or a transaction (PostgreSQL). */
-async function writeTransaction<T>(db: Db, fn: (conn: Db) => Promise<T>): Promise<T> {
-  if (isPostgresDb(db)) return db.transaction().execute(fn);
-  return db.connection().execute(async (conn) => {
-    await sql`BEGIN IMMEDIATE`.execute(conn);
-    try {
-      const result = await fn(conn);
-      await sql`COMMIT`.execute(conn);
-      return result;
-    } catch (error) {
-      await sql`ROLLBACK`.execute(conn).catch(() => undefined);
-      throw error;
-    }
-  });
-}
-
 /** Claims up to `limit` due QUEUED rows, DMs and system texts first. */
 export async function claimDue(db: Db, workerId: string, now: Date, leaseSeconds: number, limit: number): Promise<ClaimedRow[]> {
   const nowIso = now.toISOString();
   const lease = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
-  const pg = isPostgresDb(db);
   const rows = await writeTransaction(db, async (conn) => {
-    const claimed = await sql<ClaimedRow>`UPDATE outbound SET status = 'SENDING', lease_until = ${lease}, worker_id = ${workerId}, attempts = attempts + 1
-      WHERE id IN (SELECT id FROM outbound WHERE status = 'QUEUED' AND next_attempt_at <= ${nowIso} ORDER BY priority, id LIMIT ${limit}${pg ? sql` FOR UPDATE SKIP LOCKED` : sql``})
-      RETURNING ${CLAIMED_COLUMNS}`.execute(conn);
-    const messageIds = [...new Set(claimed.rows.map((r) => Number(r.message_id)))];
+    const claimed = await claimRows<ClaimedRow>(conn, {
+      table: "outbound",
+      set: sql`status = 'SENDING', lease_until = ${lease}, worker_id = ${workerId}, attempts = attempts + 1`,
+      where: sql`status = 'QUEUED' and next_attempt_at <= ${nowIso}`,
+      orderBy: sql`priority, id`,
+      limit,
+      returning: CLAIMED_COLUMNS,
+    });
+    const messageIds = [...new Set(claimed.map((r) => Number(r.message_id)))];
     if (messageIds.length) {
       await conn
         .updateTable("messages")
@@ -75,7 +63,7 @@ export async function claimDue(db: Db, workerId: string, now: Date, leaseSeconds
         .where("status", "in", ["SCHEDULED", "SENDING_SOON"])
         .execute();
     }
-    return claimed.rows;
+    return claimed;
   });
   return rows.map(normalise).sort((a, b) => a.priority - b.priority || a.id - b.id);
 }
@@ -84,13 +72,16 @@ export async function claimDue(db: Db, workerId: string, now: Date, leaseSeconds
 export async function claimExpired(db: Db, workerId: string, now: Date, leaseSeconds: number, limit: number): Promise<ClaimedRow[]> {
   const nowIso = now.toISOString();
   const lease = new Date(now.getTime() + leaseSeconds * 1000).toISOString();
-  const pg = isPostgresDb(db);
-  const rows = await writeTransaction(db, async (conn) => {
-    const claimed = await sql<ClaimedRow>`UPDATE outbound SET lease_until = ${lease}, worker_id = ${workerId}
-      WHERE id IN (SELECT id FROM outbound WHERE status = 'SENDING' AND lease_until < ${nowIso} ORDER BY id LIMIT ${limit}${pg ? sql` FOR UPDATE SKIP LOCKED` : sql``})
-      RETURNING ${CLAIMED_COLUMNS}`.execute(conn);
-    return claimed.rows;
-  });
+  const rows = await writeTransaction(db, (conn) =>
+    claimRows<ClaimedRow>(conn, {
+      table: "outbound",
+      set: sql`lease_until = ${lease}, worker_id = ${workerId}`,
+      where: sql`status = 'SENDING' and lease_until < ${nowIso}`,
+      orderBy: sql`id`,
+      limit,
+      returning: CLAIMED_COLUMNS,
+    }),
+  );
   return rows.map(normalise);
 }
 

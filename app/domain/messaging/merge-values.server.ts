@@ -3,7 +3,7 @@
 // the template names), so a send of 100,000 members stays a handful of queries per page.
 import type { Kysely } from "kysely";
 import type { DB } from "#db/types";
-import { formatAppointment, formatBirthday, type MergeValues } from "~/domain/messaging/merge";
+import { formatAppointment, formatBirthday, type MergeValues } from "./merge";
 import { formatUkNumber } from "~/lib/phone";
 
 type Db = Kysely<DB>;
