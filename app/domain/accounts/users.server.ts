@@ -1,7 +1,7 @@
 // Users: lookups and the login rules (§4 lockout after too many failed logins, UA003-UA005).
 import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";
-import { verifyPassword } from "~/lib/crypto.server";
+import { sha256, verifyPassword } from "~/lib/crypto.server";
 
 export interface LoginPolicy {
   maxFailures: number;
@@ -12,41 +12,97 @@ export async function findUserByEmail(db: Database, email: string) {
   return db.selectFrom("users").selectAll().where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
 }
 
+/** A password hash that matches nothing: checked for unknown emails so they take as long as real ones. */
+const NO_USER_HASH = "scrypt$16384$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
 /**
- * Checks an email and password. Wrong credentials count towards the lockout; a locked or disabled
- * account is refused before the password is even checked. Returns the user id on success.
- * The same answer (UA003) is given for an unknown email and a wrong password.
+ * Checks an email and password. Returns the user id on success.
+ *
+ * Every attempt is counted before the password is looked at, in one conditional UPDATE … RETURNING on
+ * the user's failure counter, so parallel guesses cannot all read the same count: the attempts past the
+ * allowance are refused (UA004) without a password check, and the last allowed wrong one locks the account.
+ * A locked or disabled account is refused before the password is checked.
+ *
+ * An unknown email is answered like a real one: UA003 with the attempts left, then UA004 once the
+ * allowance is used up (counted in rate_limits under a hash of the email), so answers do not reveal which
+ * emails have accounts.
  */
 export async function verifyLogin(db: Database, email: string, password: string, policy: LoginPolicy, now: Date): Promise<number> {
   const user = await findUserByEmail(db, email);
-  if (!user) {
-    // Spend comparable time so response timing does not reveal which emails exist.
-    await verifyPassword(password, "scrypt$16384$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
-    throw new AppError("UA003");
-  }
+  if (!user) return refuseUnknownEmail(db, email, password, policy, now);
   const business = await db.selectFrom("businesses").select("status").where("id", "=", user.business_id).executeTakeFirstOrThrow();
   if (user.disabled || business.status === "DISABLED") throw new AppError("UA005");
-  if (user.locked_until && user.locked_until > now.toISOString()) {
-    throw new AppError("UA004", { minutes: Math.ceil((Date.parse(user.locked_until) - now.getTime()) / 60000) });
+
+  const at = now.toISOString();
+  const counted = await db
+    .updateTable("users")
+    .set((eb) => ({ failed_logins: eb("failed_logins", "+", 1) }))
+    .where("id", "=", user.id)
+    .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
+    .returning("failed_logins")
+    .executeTakeFirst();
+  if (!counted) throw await lockedError(db, user.id, policy, now);
+  const attempt = counted.failed_logins;
+  if (attempt > policy.maxFailures) {
+    // A parallel request used up the allowance before this one was counted.
+    await lock(db, user.id, policy, now);
+    throw await lockedError(db, user.id, policy, now);
   }
   if (!(await verifyPassword(password, user.password_hash))) {
-    const failures = user.failed_logins + 1;
-    const lock = failures >= policy.maxFailures;
-    await db
-      .updateTable("users")
-      .set({
-        failed_logins: lock ? 0 : failures,
-        locked_until: lock ? new Date(now.getTime() + policy.lockoutMinutes * 60000).toISOString() : user.locked_until,
-      })
-      .where("id", "=", user.id)
-      .execute();
-    if (lock) throw new AppError("UA004", { minutes: policy.lockoutMinutes });
-    throw new AppError("UA003", { attemptsLeft: policy.maxFailures - failures });
+    if (attempt >= policy.maxFailures) {
+      await lock(db, user.id, policy, now);
+      throw new AppError("UA004", { minutes: policy.lockoutMinutes });
+    }
+    throw new AppError("UA003", { attemptsLeft: policy.maxFailures - attempt });
   }
   await db
     .updateTable("users")
-    .set({ failed_logins: 0, locked_until: null, last_login_at: now.toISOString(), last_active_at: now.toISOString() })
+    .set({ failed_logins: 0, locked_until: null, last_login_at: at, last_active_at: at })
     .where("id", "=", user.id)
     .execute();
   return user.id;
+}
+
+/** Locks the account for the lockout period (unless a lock is already running) and starts a fresh count. */
+async function lock(db: Database, userId: number, policy: LoginPolicy, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await db
+    .updateTable("users")
+    .set({ failed_logins: 0, locked_until: new Date(now.getTime() + policy.lockoutMinutes * 60000).toISOString() })
+    .where("id", "=", userId)
+    .where((eb) => eb.or([eb("locked_until", "is", null), eb("locked_until", "<=", at)]))
+    .execute();
+}
+
+async function lockedError(db: Database, userId: number, policy: LoginPolicy, now: Date): Promise<AppError> {
+  const row = await db.selectFrom("users").select("locked_until").where("id", "=", userId).executeTakeFirst();
+  const until = row?.locked_until ? Date.parse(row.locked_until) : now.getTime() + policy.lockoutMinutes * 60000;
+  return new AppError("UA004", { minutes: Math.max(1, Math.ceil((until - now.getTime()) / 60000)) });
+}
+
+/**
+ * The answer for an email without an account, shaped like a real account's: the same password check
+ * time, a decreasing number of attempts left, and a lockout once they are used up.
+ */
+async function refuseUnknownEmail(db: Database, email: string, password: string, policy: LoginPolicy, now: Date): Promise<never> {
+  await verifyPassword(password, NO_USER_HASH);
+  const windowSeconds = policy.lockoutMinutes * 60;
+  const windowStart = new Date(Math.floor(now.getTime() / (windowSeconds * 1000)) * windowSeconds * 1000);
+  const key = `login:nouser:${sha256(email.trim().toLowerCase())}`;
+  const row = await db
+    .insertInto("rate_limits")
+    .values({ key, window_start: windowStart.toISOString(), count: 1 })
+    .onConflict((oc) =>
+      oc.column("key").doUpdateSet((eb) => ({
+        count: eb.case().when("rate_limits.window_start", "=", windowStart.toISOString()).then(eb("rate_limits.count", "+", 1)).else(1).end(),
+        window_start: windowStart.toISOString(),
+      })),
+    )
+    .returning("count")
+    .executeTakeFirstOrThrow();
+  if (row.count >= policy.maxFailures) {
+    const minutes = row.count === policy.maxFailures ? policy.lockoutMinutes : Math.max(1, Math.ceil((windowStart.getTime() + windowSeconds * 1000 - now.getTime()) / 60000));
+    throw new AppError("UA004", { minutes });
+  }
+  throw new AppError("UA003", { attemptsLeft: policy.maxFailures - row.count });
 }
