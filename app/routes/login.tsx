@@ -14,6 +14,7 @@ import { getSessionUser, startWebSession } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { AppError } from "~/lib/errors";
 import { clientIp, replyWithError } from "~/lib/forms.server";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { email } from "~/lib/validation";
 import { verifyLogin } from "~/domain/accounts/users.server";
 import { withinRateLimit } from "~/domain/ratelimit.server";
@@ -25,11 +26,6 @@ const schema = z.object({
   password: z.string({ error: "validation.required" }).max(200, "validation.tooLongShort"),
   redirectTo: z.string().optional(),
 });
-
-/** Only same-site paths are followed after login. */
-function safeRedirect(to: string | null | undefined): string {
-  return to && to.startsWith("/") && !to.startsWith("//") && !to.startsWith("/\\") ? to : "/";
-}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getSessionUser(request, context)) throw redirect("/");
@@ -52,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     const userId = await authenticator.authenticate("form", request);
     const cookie = await startWebSession(context, request, userId);
-    return redirect(safeRedirect(submission.value.redirectTo), { headers: { "Set-Cookie": cookie } });
+    return redirect(safeRedirect(submission.value.redirectTo, new URL(request.url).origin), { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     return replyWithError(submission, error, ["password"]);
   }

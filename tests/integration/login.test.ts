@@ -77,6 +77,18 @@ describe("login", () => {
     expect(res.headers.get("location")).toBe("/");
   });
 
+  it.each([
+    ["a TAB between the slashes", "/\t/evil.example"],
+    ["a newline", "/\n/evil.example"],
+    ["header injection", "/\r\nSet-Cookie: x=1"],
+    ["an absolute URL", "https://evil.example/"],
+  ])("goes home after login for a redirect with %s, never a 500", async (_why, redirectTo) => {
+    const account = await createAccount(t.app.db);
+    const res = await t.app.client().post("/login", { email: account.email, password: account.password, redirectTo });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/");
+  });
+
   it("keeps a language chosen with ?lng= for the next pages", async () => {
     const client = t.app.client();
     const first = await client.get("/login?lng=fr");
