@@ -1,8 +1,18 @@
 // Seeds a demo business on first start with the simulator, so a newcomer lands on a populated home
 // screen. It never writes over existing data: it does nothing unless there are no businesses at all.
+import { randomBytes } from "node:crypto";
 import type { Database } from "./index";
-import { hashPassword, randomToken } from "../app/lib/crypto.server";
-import { TERMS_VERSION } from "../app/lib/config.server";
+
+/**
+ * What the seed needs from the application, passed in so that db/ does not import app/: the password hash
+ * the login checks against, and the terms version the demo business has accepted.
+ */
+export interface SeedApp {
+  hashPassword(password: string): Promise<string>;
+  termsVersion: string;
+}
+
+const randomToken = (bytes: number) => randomBytes(bytes).toString("base64url");
 
 export const DEMO = {
   company: "The Corner Café",
@@ -14,11 +24,11 @@ export const DEMO = {
   keyword: "JOIN",
 } as const;
 
-export async function seedDemo(db: Database, now: Date): Promise<{ email: string; password: string } | null> {
+export async function seedDemo(db: Database, now: Date, app: SeedApp): Promise<{ email: string; password: string } | null> {
   const any = await db.selectFrom("businesses").select("id").limit(1).executeTakeFirst();
   if (any) return null;
   const at = now.toISOString();
-  const passwordHash = await hashPassword(DEMO.password);
+  const passwordHash = await app.hashPassword(DEMO.password);
   await db.transaction().execute(async (trx) => {
     const business = await trx
       .insertInto("businesses")
@@ -32,7 +42,7 @@ export async function seedDemo(db: Database, now: Date): Promise<{ email: string
         trial_credits: 42,
         trial_ends_at: new Date(now.getTime() + 23 * 86400_000).toISOString(),
         referral_code: `DEMO${randomToken(4).replace(/[^A-Za-z0-9]/g, "").slice(0, 4).toUpperCase()}`,
-        terms_version: TERMS_VERSION,
+        terms_version: app.termsVersion,
         created_at: at,
       })
       .returning("id")

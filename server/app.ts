@@ -8,13 +8,14 @@ import { setToastCookieOptions } from "remix-toast";
 import { createDb, pgSchemaOf } from "#db/index";
 import { migrateToLatest } from "#db/migrator";
 import { seedDemo } from "#db/seed";
-import { loadConfig, type Config } from "~/lib/config.server";
+import { loadConfig, TERMS_VERSION, type Config } from "~/lib/config.server";
+import { hashPassword } from "~/lib/crypto.server";
 import { depsContext, type AppDeps } from "~/lib/context.server";
 import { createSmsProvider } from "~/providers/sms/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { handleSmsWebhook, handleStatusWebhook } from "~/routes/webhooks/handlers.server";
-import { MAX_WEBHOOK_BYTES, type RawWebhook, type WebhookAnswer } from "~/routes/webhooks/webhook.server";
+import { handleSmsWebhook, handleStatusWebhook } from "./webhooks";
+import { MAX_WEBHOOK_BYTES, type RawWebhook, type WebhookAnswer } from "~/lib/webhook.server";
 
 /** Bodies up to 2 MB (a 1 MB hostile form post still gets a proper validation answer). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -40,7 +41,7 @@ export async function createApp(env: Record<string, string | undefined> = proces
   const now = () => new Date();
   const deps: AppDeps = { db, config, sms: createSmsProvider(config, db, now), now };
   if (config.seedDemo && config.smsProvider === "simulator") {
-    const seeded = await seedDemo(db, now());
+    const seeded = await seedDemo(db, now(), { hashPassword, termsVersion: TERMS_VERSION });
     if (seeded) {
       console.log(`Demo business ready: sign in at ${config.publicUrl}/login as ${seeded.email} with password ${seeded.password}`);
     }

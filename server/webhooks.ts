@@ -3,7 +3,7 @@
 import type { AppDeps } from "~/lib/context.server";
 import { receiveInbound } from "~/domain/messaging/inbound.server";
 import { recordDeliveryStatus } from "~/domain/messaging/receipts.server";
-import { answer, emptyAnswer, readWebhook, type RawWebhook, type WebhookAnswer } from "./webhook.server";
+import { answer, emptyAnswer, readWebhook, type RawWebhook, type WebhookAnswer } from "~/lib/webhook.server";
 
 const EMPTY_TWIML: WebhookAnswer = {
   status: 200,

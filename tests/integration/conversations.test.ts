@@ -25,6 +25,7 @@ import { getStat } from "~/domain/stats/stats.server";
 import { getFeed } from "~/domain/feed/feed.server";
 import { AppError } from "~/lib/errors";
 import { seedDemo } from "#db/seed";
+import { SEED_APP } from "../support/seed";
 
 async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
@@ -238,7 +239,7 @@ describe.each(DIALECTS)("conversations (%s)", (dialect) => {
     // A fresh database only: seedDemo does nothing once a business exists, so use an empty one.
     const fresh = await (await import("../support/db")).createTestDb(dialect);
     try {
-      await seedDemo(fresh.db, clock.now());
+      await seedDemo(fresh.db, clock.now(), SEED_APP);
       const biz = await fresh.db.selectFrom("businesses").select("id").executeTakeFirstOrThrow();
       const unread = await getUnreadMessages(fresh.db, Number(biz.id), clock.now());
       expect(unread.map((u) => u.fullName)).toEqual(["Amelia Hart"]);

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { migrateToLatest } from "#db/migrator";
 import { DEMO, seedDemo } from "#db/seed";
 import { DIALECTS, useTestDb } from "../support/db";
+import { SEED_APP } from "../support/seed";
 import { createAccount } from "../support/factories";
 import { verifyPassword } from "~/lib/crypto.server";
 import { withinRateLimit } from "~/domain/ratelimit.server";
@@ -16,7 +17,7 @@ describe.each(DIALECTS)("database foundation (%s)", (dialect) => {
 
   it("seeds the demo business once and never over existing data", async () => {
     const now = new Date("2026-11-21T10:00:00Z");
-    const first = await seedDemo(t.db, now);
+    const first = await seedDemo(t.db, now, SEED_APP);
     expect(first?.email).toBe(DEMO.email);
     const business = await t.db.selectFrom("businesses").selectAll().where("phone_number", "=", DEMO.number).executeTakeFirstOrThrow();
     expect(business.onboarding).toBe("COMPLETE");
@@ -24,14 +25,14 @@ describe.each(DIALECTS)("database foundation (%s)", (dialect) => {
     const owner = await t.db.selectFrom("users").selectAll().where("email", "=", DEMO.email).executeTakeFirstOrThrow();
     expect(owner.role).toBe("ADMIN");
     expect(await verifyPassword(DEMO.password, owner.password_hash)).toBe(true);
-    expect(await seedDemo(t.db, now)).toBeNull();
+    expect(await seedDemo(t.db, now, SEED_APP)).toBeNull();
     const count = await t.db.selectFrom("businesses").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
   });
 
   it("does not seed when any business exists", async () => {
     await createAccount(t.db);
-    expect(await seedDemo(t.db, new Date())).toBeNull();
+    expect(await seedDemo(t.db, new Date(), SEED_APP)).toBeNull();
   });
 
   it("enforces foreign keys", async () => {

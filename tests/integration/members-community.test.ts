@@ -343,7 +343,8 @@ describe.each(DIALECTS)("demo community seed (%s)", (dialect) => {
   const t = useTestDb(dialect);
   it("seeds a fresh database with a mix of members and two custom attributes, once", async () => {
     const { seedDemo, DEMO_MEMBERS } = await import("#db/seed");
-    expect(await seedDemo(t.db, NOW)).not.toBeNull();
+    const { SEED_APP } = await import("../support/seed");
+    expect(await seedDemo(t.db, NOW, SEED_APP)).not.toBeNull();
     const biz = await t.db.selectFrom("businesses").select("id").executeTakeFirstOrThrow();
     const list = await listMembers(t.db, Number(biz.id), { tab: "all" });
     expect(list.counts).toEqual({
@@ -353,7 +354,7 @@ describe.each(DIALECTS)("demo community seed (%s)", (dialect) => {
     });
     expect((await listAttributes(t.db, Number(biz.id))).map((a) => [a.name, a.items.length])).toEqual([["Favourite drink", 3], ["Visits this year", 0]]);
     expect((await listMembers(t.db, Number(biz.id), { tab: "all", q: "hot choc" })).rows.map((r) => r.first_name)).toEqual(["Isla"]);
-    expect(await seedDemo(t.db, NOW)).toBeNull();
+    expect(await seedDemo(t.db, NOW, SEED_APP)).toBeNull();
     expect((await listMembers(t.db, Number(biz.id), { tab: "all" })).total).toBe(DEMO_MEMBERS.length);
   });
 });
