@@ -142,6 +142,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     if (error.status === 404) {
       title = t("notFound.title");
       message = t("notFound.body");
+    } else if (error.status === 403 && (error.data as { code?: string } | undefined)?.code === "FB001") {
+      title = t("errors.forbiddenTitle");
+      message = t("errors.forbidden");
     } else if (error.status === 403 && (error.data as { code?: string } | undefined)?.code === "CSRF") {
       title = t("errors.csrfTitle");
       message = t("errors.csrf");

@@ -24,6 +24,7 @@ export default [
     route("invitemember", "routes/invitemember.tsx"),
     route("memberattributes", "routes/memberattributes.tsx"),
     route("myaccount", "routes/myaccount.tsx"),
+    route("manageteam", "routes/manageteam.tsx"), // Administrator only (§6)
     // group messages (task J)
     route("newgroupmessage", "routes/newgroupmessage.tsx"),
     route("newgroupmessage/schedule", "routes/newgroupmessage.schedule.tsx"),
@@ -62,6 +63,7 @@ export default [
     route("account/messageallowance", "routes/api/account.messageallowance.ts"),
     route("account/helpsectionsviewed", "routes/api/account.helpsectionsviewed.ts"),
     route("account/token", "routes/api/account.token.ts"),
+    route("account/team", "routes/api/account.team.ts"),
     route("stats", "routes/api/stats.ts"),
     route("feed", "routes/api/feed.ts"),
     route("directmessages", "routes/api/directmessages.ts"),

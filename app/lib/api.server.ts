@@ -9,6 +9,10 @@
 //   });
 //   export const loader = handler;     // GET and HEAD
 //   export const action = handler;     // every other method (answered 405 unless listed)
+//
+// A method that needs a permission (§6) declares it; the wrapper signs the caller in, answers 403 FB001
+// when their role lacks it, and hands the handler the user:
+//   apiHandler({ PUT: { permission: "settings:manage", handler: async ({ user, request }) => … } })
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { readBodyLimited } from "./body.server";
@@ -17,6 +21,7 @@ import { getDeps } from "./context.server";
 import { readCookie } from "./cookies.server";
 import { AppError, envelope, httpStatusFor, type ErrorData, type ErrorStatus } from "./errors";
 import type { SessionUser } from "~/domain/accounts/sessions.server";
+import { requirePermission, type Permission } from "~/domain/accounts/permissions";
 
 /** Largest JSON body an /api/ route reads. */
 export const MAX_JSON_BYTES = 64 * 1024;
@@ -29,6 +34,17 @@ export interface ApiArgs {
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type ApiFn = (args: ApiArgs) => Promise<unknown> | unknown;
+
+/** A method that needs a permission: the caller is signed in and checked before `handler` runs. */
+export interface ApiGuarded {
+  permission: Permission;
+  handler: (args: ApiArgs & { user: SessionUser }) => unknown;
+}
+
+export type ApiEntry = ApiFn | ApiGuarded;
+
+/** The wrapped handler, with the permission each method declares (null: any signed-in caller, or public). */
+export type ApiRouteHandler = ((args: ApiArgs) => Promise<Response>) & { readonly permissions: Partial<Record<ApiMethod, Permission | null>> };
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
@@ -139,18 +155,31 @@ export function errorResponse(error: unknown): Response {
 
 /**
  * Wraps /api/ handlers, one per HTTP method (a bare function answers GET). HEAD is served by GET.
- * Other methods get a 405 envelope with an Allow header.
+ * Other methods get a 405 envelope with an Allow header. A method given as { permission, handler }
+ * answers 401 without a valid caller and 403 FB001 when the caller's role lacks the permission.
  */
-export function apiHandler(handlers: ApiFn | Partial<Record<ApiMethod, ApiFn>>): (args: ApiArgs) => Promise<Response> {
-  const map: Partial<Record<ApiMethod, ApiFn>> = typeof handlers === "function" ? { GET: handlers } : handlers;
+export function apiHandler(handlers: ApiFn | Partial<Record<ApiMethod, ApiEntry>>): ApiRouteHandler {
+  const map: Partial<Record<ApiMethod, ApiEntry>> = typeof handlers === "function" ? { GET: handlers } : handlers;
   const allowed = Object.keys(map) as ApiMethod[];
   const allow = [...allowed, ...(map.GET ? ["HEAD"] : [])].join(", ");
-  return async (args) => {
+  const permissions: Partial<Record<ApiMethod, Permission | null>> = {};
+  for (const m of allowed) {
+    const entry = map[m];
+    permissions[m] = entry && typeof entry !== "function" ? entry.permission : null;
+  }
+  const run = async (args: ApiArgs): Promise<Response> => {
     try {
       const method = (args.request.method === "HEAD" ? "GET" : args.request.method.toUpperCase()) as ApiMethod;
-      const fn = map[method];
-      if (!fn) return apiError("BR025", { method: args.request.method.slice(0, 20) }, 405, { headers: { Allow: allow } });
-      const result = await fn(args);
+      const entry = map[method];
+      if (!entry) return apiError("BR025", { method: args.request.method.slice(0, 20) }, 405, { headers: { Allow: allow } });
+      let result: unknown;
+      if (typeof entry === "function") {
+        result = await entry(args);
+      } else {
+        const user = await requireApiUser(args.request, args.context);
+        requirePermission(user, entry.permission);
+        result = await entry.handler({ ...args, user });
+      }
       if (result instanceof Response) return result;
       if (result === undefined || result === null) return apiNoContent();
       return apiJson(result);
@@ -158,4 +187,5 @@ export function apiHandler(handlers: ApiFn | Partial<Record<ApiMethod, ApiFn>>):
       return errorResponse(error);
     }
   };
+  return Object.assign(run, { permissions });
 }

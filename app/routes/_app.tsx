@@ -6,6 +6,7 @@ import { LocaleSwitch } from "~/components/locale-switch";
 import { NavLink, Outlet, redirect, useLocation } from "react-router";
 import type { Route } from "./+types/_app";
 import { requireUser, requireUserMiddleware } from "~/lib/auth.server";
+import { requireRoutePermission } from "~/lib/route-permissions.server";
 import { getDeps } from "~/lib/context.server";
 import { getAccountStatus } from "~/domain/accounts/status.server";
 import { touchUser } from "~/domain/accounts/sessions.server";
@@ -30,6 +31,8 @@ export const middleware: Route.MiddlewareFunction[] = [
     await touchUser(db, user, now());
     return next();
   },
+  // A route's handle may require a permission (§6): a role without it gets the FB001 page (403).
+  requireRoutePermission,
 ];
 
 /** Signed-in pages hold a business's data: never stored by shared caches or the back/forward cache. */

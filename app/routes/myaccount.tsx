@@ -1,6 +1,8 @@
 // §2 My account: the business's name, dedicated number and join keyword, links to the settings pages
 // that exist, and the default opt-in and opt-out texts (empty = the built-in defaults the pipeline uses),
 // with the segment count of each (segments.ts), live as you type and on the server render.
+// The texts are business settings (§6): everyone signed in reads them, only the Administrator saves
+// them (the handle's actionPermission; a team member's post is refused with FB001).
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
@@ -14,12 +16,13 @@ import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, PageHeader, Panel } from "~/components/ui";
 import { businessTexts, updateOptTexts } from "~/domain/members/community.server";
 import { analyse } from "~/domain/messaging/segments";
+import { can } from "~/domain/accounts/permissions";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { replyWithError } from "~/lib/forms.server";
 import { formatUkNumber } from "~/lib/phone";
 
-export const handle = { titleKey: "myaccount.meta.title", descriptionKey: "myaccount.meta.description" };
+export const handle = { titleKey: "myaccount.meta.title", descriptionKey: "myaccount.meta.description", actionPermission: "settings:manage" } as const;
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 const text = z
@@ -40,6 +43,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     optIn: t.business.opt_in_message ?? "",
     optOut: t.business.opt_out_message ?? "",
     defaults: t.defaults,
+    canEdit: can(user, "settings:manage"),
+    canManageTeam: can(user, "team:manage"),
   };
 }
 
@@ -127,16 +132,35 @@ export default function MyAccount({ loaderData }: Route.ComponentProps) {
             <li>
               <Link to="/joinus">{t("myaccount.links.joinus")}</Link>
             </li>
+            {d.canManageTeam ? (
+              <li>
+                <Link to="/manageteam">{t("myaccount.links.team")}</Link>
+              </li>
+            ) : null}
           </ul>
         </Panel>
         <Panel title={t("myaccount.texts.title")} id="acct-texts">
           <p>{t("myaccount.texts.lead")}</p>
-          <FormErrors errors={form.errors} id={form.errorId} />
-          <AppForm {...getFormProps(form)} className="form">
-            <TextField field={fields.optIn} label={t("myaccount.texts.optIn")} initial={d.optIn} fallback={d.defaults.optIn} />
-            <TextField field={fields.optOut} label={t("myaccount.texts.optOut")} initial={d.optOut} fallback={d.defaults.optOut} />
-            <Button>{t("myaccount.texts.save")}</Button>
-          </AppForm>
+          {d.canEdit ? (
+            <>
+              <FormErrors errors={form.errors} id={form.errorId} />
+              <AppForm {...getFormProps(form)} className="form">
+                <TextField field={fields.optIn} label={t("myaccount.texts.optIn")} initial={d.optIn} fallback={d.defaults.optIn} />
+                <TextField field={fields.optOut} label={t("myaccount.texts.optOut")} initial={d.optOut} fallback={d.defaults.optOut} />
+                <Button>{t("myaccount.texts.save")}</Button>
+              </AppForm>
+            </>
+          ) : (
+            <>
+              <dl className="members-dl">
+                <dt>{t("myaccount.texts.optIn")}</dt>
+                <dd>{d.optIn || d.defaults.optIn}</dd>
+                <dt>{t("myaccount.texts.optOut")}</dt>
+                <dd>{d.optOut || d.defaults.optOut}</dd>
+              </dl>
+              <p className="field__hint">{t("myaccount.texts.adminOnly")}</p>
+            </>
+          )}
         </Panel>
       </div>
     </>

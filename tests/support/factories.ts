@@ -78,3 +78,8 @@ export async function createAccount(db: Database, overrides: Parameters<typeof c
   const user = await createUser(db, businessId);
   return { businessId, ...user };
 }
+
+/** A team member (role TEAM, §6) of an existing business. */
+export async function createTeamUser(db: Database, businessId: number, overrides: Omit<NonNullable<Parameters<typeof createUser>[2]>, "role"> = {}) {
+  return createUser(db, businessId, { name: "Terry Team", ...overrides, role: "TEAM" });
+}

@@ -1,18 +1,20 @@
 // GET /api/directmessages?filter=UNREAD (§7): unread message summaries {fullName, phoneNumber,
 // issueDate, messageText}. UNREAD is the only filter the app uses; anything else is a 400 BR025.
 import { z } from "zod";
-import { apiHandler, parseQuery, requireApiUser } from "~/lib/api.server";
+import { apiHandler, parseQuery } from "~/lib/api.server";
 import { getDeps } from "~/lib/context.server";
 import { getUnreadMessages } from "~/domain/messaging/unread.server";
 
 const schema = z.object({ filter: z.literal("UNREAD") });
 
 const handler = apiHandler({
-  GET: async ({ request, context }) => {
-    const user = await requireApiUser(request, context);
-    parseQuery(request, schema);
-    const { db, now } = getDeps(context);
-    return getUnreadMessages(db, user.businessId, now());
+  GET: {
+    permission: "messages:reply",
+    handler: async ({ request, context, user }) => {
+      parseQuery(request, schema);
+      const { db, now } = getDeps(context);
+      return getUnreadMessages(db, user.businessId, now());
+    },
   },
 });
 
