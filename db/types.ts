@@ -70,7 +70,7 @@ export interface SignupsTable {
 
 export interface VerificationCodesTable {
   id: Generated<number>;
-  purpose: "SIGNUP" | "RESET";
+  purpose: "SIGNUP" | "RESET" | "REJOIN";
   subject: string;
   code_hash: string;
   attempts: Generated<number>;
@@ -181,6 +181,10 @@ export interface InboundMessagesTable {
   /** Failed attempts at handling it; at INBOUND_MAX_ATTEMPTS it is set aside (kind ERROR, error kept). */
   attempts: Generated<number>;
   error: Generated<string | null>;
+  /** The campaign the router gave it to, if any. */
+  campaign_id: Generated<number | null>;
+  /** Something for the owner to notice: MAYBE_STOP when it may be an objection the rules could not be sure of. */
+  flag: Generated<string | null>;
 }
 
 export interface DeliveryReceiptsTable {

@@ -10,7 +10,7 @@ import type { Route } from "./+types/myinfo.$ref";
 import { AppForm, translateError } from "~/components/form";
 import { Banner, Button } from "~/components/ui";
 import { formatBirthday, formValue } from "~/domain/members/attributes.server";
-import { joinByRef, memberEditable, myInfo, unsubscribeByRef, updateMyInfo } from "~/domain/members/community.server";
+import { confirmJoinByRefWithCode, joinByRef, memberEditable, myInfo, unsubscribeByRef, updateMyInfo } from "~/domain/members/community.server";
 import { getDeps } from "~/lib/context.server";
 import { AppError } from "~/lib/errors";
 import { errorMessage } from "~/lib/forms.server";
@@ -57,7 +57,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   };
   try {
     if (intent === "join") {
-      await joinByRef(db, params.ref, now());
+      const result = await joinByRef(db, params.ref, now());
+      // A number that objected: the code texted to the phone must be entered first.
+      if (result === "CODE_SENT" || result === "CODE_LIMITED") return data({ codeStep: result, error: null, field: null, values: {} as Record<string, string> });
+      setToast(context, { type: "success", message: "myinfo.toast.joined" });
+    } else if (intent === "joinCode") {
+      const result = await confirmJoinByRefWithCode(db, params.ref, str("code") ?? "", now());
+      if (result !== "JOINED") {
+        return data({ codeStep: "CODE_SENT" as const, error: result === "WRONG" ? "myinfo.code.wrong" : "myinfo.code.expired", field: "code", values: {} as Record<string, string> }, { status: 400 });
+      }
       setToast(context, { type: "success", message: "myinfo.toast.joined" });
     } else if (intent === "unsubscribe") {
       await unsubscribeByRef(db, params.ref, now());
@@ -72,7 +80,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (error.status === 404) throw data(null, { status: 404 });
     const values: Record<string, string> = {};
     for (const [k, v] of form) if (typeof v === "string" && k !== "_csrf") values[k] = v.slice(0, FIELD_MAX);
-    return data({ error: errorMessage(error), field: error.field ?? null, values }, { status: error.status });
+    return data({ codeStep: null, error: errorMessage(error), field: error.field ?? null, values }, { status: error.status });
   }
 }
 
@@ -90,8 +98,9 @@ export default function MyInfo({ loaderData }: Route.ComponentProps) {
   const d = loaderData;
   const posted = actionData?.values;
   const val = (name: string, fallback: string) => posted?.[name] ?? fallback;
-  const errorFor = (name: string) => (actionData?.field === name ? translateError(t, actionData.error) : null);
-  const formError = actionData && !actionData.field ? translateError(t, actionData.error) : null;
+  const errorFor = (name: string) => (actionData?.field === name && actionData.error ? translateError(t, actionData.error) : null);
+  const formError = actionData?.error && !actionData.field ? translateError(t, actionData.error) : null;
+  const codeStep = actionData?.codeStep ?? null;
   const input = (name: string, label: string, value: string, opts: { hint?: string; type?: string; required?: boolean } = {}) => {
     const err = errorFor(name);
     return (
@@ -126,10 +135,20 @@ export default function MyInfo({ loaderData }: Route.ComponentProps) {
       {d.status === "PENDING" ? (
         <Banner tone="info" title={t("myinfo.pending.title")}>
           <p>{t("myinfo.pending.body", { business: d.business })}</p>
-          <AppForm method="post">
-            <input type="hidden" name="intent" value="join" />
-            <Button>{t("myinfo.pending.join")}</Button>
-          </AppForm>
+          {codeStep === "CODE_LIMITED" ? <p role="status">{t("myinfo.code.limited")}</p> : null}
+          {codeStep === "CODE_SENT" ? (
+            <AppForm method="post" className="form">
+              <input type="hidden" name="intent" value="joinCode" />
+              <p role="status">{t("myinfo.code.sent")}</p>
+              {input("code", t("myinfo.code.label"), "", { hint: t("myinfo.code.hint") })}
+              <Button>{t("myinfo.pending.join")}</Button>
+            </AppForm>
+          ) : (
+            <AppForm method="post">
+              <input type="hidden" name="intent" value="join" />
+              <Button>{t("myinfo.pending.join")}</Button>
+            </AppForm>
+          )}
         </Banner>
       ) : null}
       {optedOut ? <Banner tone="warning">{t("myinfo.optedOut", { business: d.business })}</Banner> : null}

@@ -316,8 +316,8 @@ describe.each(DIALECTS)("community domain (%s)", (dialect) => {
     expect(info?.attributes.map((a) => a.name)).toEqual(["Club", "Tier"]);
     expect(await myInfo(t.db, "not-a-real-reference")).toBeNull();
 
-    expect(await joinByRef(t.db, m.unique_ref, NOW)).toBe(true);
-    expect(await joinByRef(t.db, m.unique_ref, NOW)).toBe(false);
+    expect(await joinByRef(t.db, m.unique_ref, NOW)).toBe("JOINED");
+    expect(await joinByRef(t.db, m.unique_ref, NOW)).toBe("ALREADY");
     // only editable attributes change; others sent by a crafted form are ignored
     await updateMyInfo(t.db, m.unique_ref, { firstName: "Kim", values: { [club]: "Road", [secret]: "99", [shown]: "Platinum" } }, NOW);
     const values = await memberValues(t.db, biz, m.id);

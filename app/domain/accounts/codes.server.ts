@@ -14,7 +14,8 @@ export const CODE_MAX_ATTEMPTS = 5;
 /** The re-issue cap (config.pinMaxIssues) counts codes issued within this window. */
 export const CODE_ISSUE_WINDOW_MINUTES = 60;
 
-export type CodePurpose = "SIGNUP" | "RESET";
+/** What a code is for: sign-up, a forgotten login, or a number that objected rejoining from its member form. */
+export type CodePurpose = "SIGNUP" | "RESET" | "REJOIN";
 
 export type IssueResult =
   | { ok: true; code: string; expiresAt: Date; issuesLeft: number }

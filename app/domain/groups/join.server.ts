@@ -4,14 +4,11 @@
 // on channel WEB, the opt-in request text; the person replies YES to subscribe.
 import type { Kysely } from "kysely";
 import QRCode from "qrcode";
-import type { DB, Member } from "#db/types";
-import { findMemberByPhone, insertMember, logConsent, transitionMember } from "~/domain/members/core.server";
-import { enqueueSystemText } from "~/domain/messaging/outbound.server";
+import type { DB } from "#db/types";
+import { requestOptIn } from "~/domain/consent/consent.server";
 import { withinRateLimit } from "~/domain/ratelimit.server";
 import { AppError } from "~/lib/errors";
 import { parseUkMobile } from "~/lib/phone";
-import en from "~/locales/en-GB/pipeline.json";
-import fr from "~/locales/fr/pipeline.json";
 
 type Db = Kysely<DB>;
 
@@ -42,7 +39,7 @@ export async function businessForJoin(db: Db, slug: string) {
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(slug)) return undefined;
   const b = await db
     .selectFrom("businesses")
-    .select(["id", "name", "phone_number", "join_keyword", "locale", "opt_in_message", "onboarding", "status"])
+    .select(["id", "name", "phone_number", "join_keyword", "locale", "opt_in_message", "opt_out_message", "onboarding", "status"])
     .where("referral_code", "=", slug)
     .executeTakeFirst();
   if (!b || !b.phone_number || b.onboarding !== "COMPLETE" || b.status === "DISABLED" || b.status === "SUSPENDED") return undefined;
@@ -50,8 +47,9 @@ export async function businessForJoin(db: Db, slug: string) {
 }
 
 /**
- * Starts the double opt-in from the web form. The answer never tells whether the number was already a
- * member (the page always says "check your phone"). Rate limited per address and per number.
+ * Starts the double opt-in from the web form. The answer never tells whether the number was already a member
+ * (the page always says "check your phone"). Rate limited per address and per number; a number that objected is
+ * sent at most one request a day, and only its own YES subscribes it.
  */
 export async function webJoin(db: Db, input: { slug: string; phone: string; ip: string; now: Date }): Promise<"SENT" | "ALREADY" | "LIMITED"> {
   const business = await businessForJoin(db, input.slug);
@@ -61,20 +59,20 @@ export async function webJoin(db: Db, input: { slug: string; phone: string; ip: 
   if (!(await withinRateLimit(db, `join:ip:${input.ip}`, 20, 3600, input.now)) || !(await withinRateLimit(db, `join:phone:${business.id}:${phone}`, 3, 3600, input.now))) {
     return "LIMITED";
   }
-  const t = business.locale === "fr" ? fr.sms : en.sms;
-  const optIn = business.opt_in_message?.trim() ? business.opt_in_message : t.optInRequest.replace(/\{\{\s*business\s*\}\}/g, business.name);
   return db.transaction().execute(async (trx) => {
-    const base = { businessId: business.id, phone, channel: "WEB" as const, evidence: `web join form /join/${input.slug}`, now: input.now };
-    let member: Member | undefined = await findMemberByPhone(trx, business.id, phone);
-    if (member?.status === "SUBSCRIBED") return "ALREADY";
-    if (!member) {
-      member = await insertMember(trx, { businessId: business.id, phone, status: "PENDING", now: input.now });
-      await logConsent(trx, { ...base, memberId: member.id, action: "OPT_IN_REQUESTED" });
-    } else if (member.status !== "PENDING") {
-      if (!(await transitionMember(trx, member, "PENDING", ["OPTED_OUT", "DELETED"], input.now))) return "ALREADY";
-      await logConsent(trx, { ...base, memberId: member.id, action: "OPT_IN_REQUESTED" });
+    try {
+      const { outcome } = await requestOptIn(
+        trx,
+        { business, phone, actor: "SELF", channel: "WEB", evidence: `web join form /join/${input.slug}` },
+        input.now,
+      );
+      if (outcome === "ALREADY") return "ALREADY";
+      if (outcome === "LIMITED") return "LIMITED";
+      return "SENT";
+    } catch (error) {
+      // A number that objected and already had today's request: the page still says "check your phone".
+      if (error instanceof AppError && error.code === "BR039") return "LIMITED";
+      throw error;
     }
-    await enqueueSystemText(trx, { businessId: business.id, to: phone, body: optIn, memberId: member.id, now: input.now });
-    return "SENT";
   });
 }

@@ -6,7 +6,7 @@
 import type { Kysely } from "kysely";
 import type { Selectable } from "kysely";
 import type { DB, ImportJobsTable } from "#db/types";
-import { newMemberRef } from "~/domain/members/core.server";
+import { subscribeImported } from "~/domain/consent/consent.server";
 import { parseAttributeValue, parseBirthday, type AttributeWithItems, listAttributes } from "~/domain/members/attributes.server";
 import { AppError } from "~/lib/errors";
 import { parseUkMobile } from "~/lib/phone";
@@ -214,77 +214,28 @@ export async function runImport(db: Db, input: { businessId: number; jobId: numb
       const existing = new Map(
         (await trx.selectFrom("members").select(["id", "phone", "status"]).where("business_id", "=", input.businessId).where("phone", "in", phones).execute()).map((m) => [m.phone, m]),
       );
-      // The last consent entry per phone: an opt-out without a member row still blocks.
-      const lastConsent = new Map<string, string>();
-      const logs = await trx
-        .selectFrom("consent_log")
-        .select(["phone", "action", "id"])
-        .where("business_id", "=", input.businessId)
-        .where("phone", "in", phones)
-        .orderBy("id")
-        .execute();
-      for (const l of logs) lastConsent.set(l.phone, l.action);
-
-      const toInsert: Prepared[] = [];
-      const consentRows: { business_id: number; member_id: number | null; phone: string; action: "OPTED_IN" | "REJOINED"; channel: "IMPORT"; evidence: string; created_at: string }[] = [];
+      // Subscribing goes through the consent service, which never subscribes a number that objected.
+      const result = await subscribeImported(
+        trx,
+        input.businessId,
+        batch.map((p) => ({ phone: p.phone, existing: existing.get(p.phone) ?? null, columns: { first_name: p.firstName, full_name: p.fullName, birthday: p.birthday, note: p.note } })),
+        evidence,
+        input.now,
+      );
+      added += result.added;
+      updated += result.updated;
       const valueRows: { member_id: number; attribute_id: number; business_id: number; value_text: string; value_number: number | null }[] = [];
       const touched: number[] = [];
       for (const p of batch) {
-        const m = existing.get(p.phone);
-        if (m?.status === "OPTED_OUT" || lastConsent.get(p.phone) === "OPTED_OUT") {
+        if (result.objected.has(p.phone)) {
           skip(p.row, "optedOut");
           continue;
         }
-        if (!m) {
-          toInsert.push(p);
-          continue;
-        }
-        const set: Record<string, string> = { updated_at: at };
-        if (p.firstName) set.first_name = p.firstName;
-        if (p.fullName) set.full_name = p.fullName;
-        if (p.birthday) set.birthday = p.birthday;
-        if (p.note) set.note = p.note;
-        if (m.status !== "SUBSCRIBED") {
-          set.status = "SUBSCRIBED";
-          set.joined_at = at;
-          consentRows.push({ business_id: input.businessId, member_id: m.id, phone: p.phone, action: m.status === "PENDING" ? "OPTED_IN" : "REJOINED", channel: "IMPORT", evidence, created_at: at });
-          added++;
-        } else updated++;
-        await trx.updateTable("members").set(set).where("id", "=", m.id).execute();
-        for (const [attribute_id, v] of p.custom) valueRows.push({ member_id: m.id, attribute_id, business_id: input.businessId, ...v });
-        if (p.custom.size) touched.push(m.id);
+        const id = result.ids.get(p.phone);
+        if (id === undefined) continue;
+        for (const [attribute_id, v] of p.custom) valueRows.push({ member_id: id, attribute_id, business_id: input.businessId, ...v });
+        if (p.custom.size && existing.has(p.phone)) touched.push(id);
       }
-      if (toInsert.length) {
-        const inserted = await trx
-          .insertInto("members")
-          .values(
-            toInsert.map((p) => ({
-              business_id: input.businessId,
-              phone: p.phone,
-              first_name: p.firstName ?? null,
-              full_name: p.fullName ?? null,
-              birthday: p.birthday ?? null,
-              note: p.note ?? null,
-              status: "SUBSCRIBED" as const,
-              unique_ref: newMemberRef(),
-              joined_at: at,
-              invited_at: null,
-              opted_out_at: null,
-              created_at: at,
-              updated_at: at,
-            })),
-          )
-          .returning(["id", "phone"])
-          .execute();
-        const idByPhone = new Map(inserted.map((r) => [r.phone, Number(r.id)]));
-        for (const p of toInsert) {
-          const id = idByPhone.get(p.phone)!;
-          consentRows.push({ business_id: input.businessId, member_id: id, phone: p.phone, action: "OPTED_IN", channel: "IMPORT", evidence, created_at: at });
-          for (const [attribute_id, v] of p.custom) valueRows.push({ member_id: id, attribute_id, business_id: input.businessId, ...v });
-        }
-        added += inserted.length;
-      }
-      if (consentRows.length) await trx.insertInto("consent_log").values(consentRows).execute();
       if (touched.length) {
         const attrIds = [...new Set(valueRows.map((v) => v.attribute_id))];
         await trx.deleteFrom("member_attribute_values").where("member_id", "in", touched).where("attribute_id", "in", attrIds).execute();

@@ -7,9 +7,20 @@ import { AppError } from "~/lib/errors";
 import { parseUkMobile } from "~/lib/phone";
 import { ukDateTimeToUtc } from "~/lib/uk-time";
 import { enqueueSystemText } from "~/domain/messaging/outbound.server";
-import en from "~/locales/en-GB/pipeline.json";
-import fr from "~/locales/fr/pipeline.json";
-import { consentHistory, findMemberByPhone, insertMember, logConsent, optOutMember, transitionMember } from "./core.server";
+import {
+  businessTexts,
+  consentTexts,
+  deleteMember as consentDelete,
+  hasObjected,
+  loadConsentBusiness,
+  optOut,
+  requestOptIn,
+  subscribe,
+} from "~/domain/consent/consent.server";
+import { checkCode, issueCode } from "~/domain/accounts/codes.server";
+import { consentHistory, findMemberByPhone } from "./core.server";
+
+export { businessTexts };
 import { listAttributes, memberValues, parseAttributeValue, parseBirthday, writeMemberValues, type AttributeWithItems, type StoredValue } from "./attributes.server";
 
 type Db = Kysely<DB>;
@@ -249,78 +260,39 @@ export async function updateMember(db: Db, businessId: number, memberId: number,
   });
 }
 
-/** Deletes a member: status DELETED, personal data and memberships removed, consent log kept (§4). */
+/** Deletes a member: status DELETED, personal data and memberships removed, consent log kept (so an objection outlives them). */
 export async function deleteMember(db: Db, businessId: number, memberId: number, now: Date): Promise<void> {
   const member = await requireMember(db, businessId, memberId);
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable("members")
-      .set({ status: "DELETED", first_name: null, full_name: null, birthday: null, appointment_at: null, note: null, updated_at: now.toISOString() })
-      .where("id", "=", member.id)
-      .where("business_id", "=", businessId)
-      .execute();
-    await trx.deleteFrom("member_attribute_values").where("member_id", "=", member.id).execute();
-    try {
-      await trx.deleteFrom("group_members").where("member_id", "=", member.id).execute();
-    } catch {
-      /* groups not migrated yet */
-    }
-  });
+  await db.transaction().execute((trx) => consentDelete(trx, member, now));
 }
 
 // ---- invitations ----
 
-function smsTexts(locale: string | null | undefined) {
-  return locale === "fr" ? fr.sms : en.sms;
-}
-function fill(template: string, business: string): string {
-  return template.replace(/\{\{\s*business\s*\}\}/g, business);
-}
-
-export async function businessTexts(db: Db, businessId: number) {
-  const b = await db
-    .selectFrom("businesses")
-    .select(["id", "name", "locale", "phone_number", "join_keyword", "opt_in_message", "opt_out_message"])
-    .where("id", "=", businessId)
-    .executeTakeFirstOrThrow();
-  const t = smsTexts(b.locale);
-  return {
-    business: b,
-    defaults: { optIn: fill(t.optInRequest, b.name), optOut: fill(t.optOut, b.name), welcome: fill(t.welcome, b.name) },
-    optIn: b.opt_in_message?.trim() ? b.opt_in_message : fill(t.optInRequest, b.name),
-    optOut: b.opt_out_message?.trim() ? b.opt_out_message : fill(t.optOut, b.name),
-    welcome: fill(t.welcome, b.name),
-  };
-}
-
+/**
+ * Invites a number (double opt-in): PENDING, an INVITE entry in the consent log, the opt-in text. A subscribed
+ * member is BR021, one already invited BR045, and a number that objected BR039 (nothing is sent: only the
+ * person can undo their objection).
+ */
 export async function inviteMember(db: Db, businessId: number, input: MemberFields, now: Date): Promise<Member> {
   const phone = validPhone(input.phone);
   const attributes = await listAttributes(db, businessId);
   const parsed = parseFields(input, attributes, attributes, new Map());
-  const texts = await businessTexts(db, businessId);
+  const business = await loadConsentBusiness(db, businessId);
   return db.transaction().execute(async (trx) => {
     const existing = await findMemberByPhone(trx, businessId, phone);
-    let member: Member;
-    if (existing) {
-      if (existing.status === "SUBSCRIBED") throw new AppError("BR021", undefined, { field: "phone" });
-      if (existing.status === "PENDING") throw new AppError("BR045", undefined, { field: "phone" });
-      if (existing.status === "OPTED_OUT") throw new AppError("BR039", undefined, { field: "phone" });
-      // DELETED: rejoin by invitation
-      if (!(await transitionMember(trx, existing, "PENDING", ["DELETED"], now))) throw new AppError("BR045", undefined, { field: "phone" });
-      const cols = columnsOf(parsed);
-      if (Object.keys(cols).length) await trx.updateTable("members").set(cols).where("id", "=", existing.id).execute();
-      member = (await trx.selectFrom("members").selectAll().where("id", "=", existing.id).executeTakeFirstOrThrow()) as Member;
-    } else {
-      member = await insertMember(trx, { businessId, phone, status: "PENDING", invited: true, now, firstName: parsed.first_name, fullName: parsed.full_name });
-      const rest = columnsOf(parsed);
-      delete rest.first_name;
-      delete rest.full_name;
-      if (Object.keys(rest).length) await trx.updateTable("members").set(rest).where("id", "=", member.id).execute();
-    }
+    if (existing?.status === "SUBSCRIBED") throw new AppError("BR021", undefined, { field: "phone" });
+    if (existing?.status === "PENDING") throw new AppError("BR045", undefined, { field: "phone" });
+    if (existing?.status === "OPTED_OUT") throw new AppError("BR039", undefined, { field: "phone" });
+    const { member } = await requestOptIn(
+      trx,
+      { business, phone, member: existing ?? null, actor: "BUSINESS", channel: "INVITE", evidence: "Invited by the business from /invitemember", firstName: parsed.first_name, fullName: parsed.full_name },
+      now,
+    );
+    const cols = columnsOf(parsed);
+    if (Object.keys(cols).length) await trx.updateTable("members").set({ ...cols, invited_at: now.toISOString() }).where("id", "=", member.id).execute();
+    else await trx.updateTable("members").set({ invited_at: now.toISOString() }).where("id", "=", member.id).execute();
     await writeMemberValues(trx, businessId, member.id, parsed.values);
-    await logConsent(trx, { businessId, memberId: member.id, phone, action: "OPT_IN_REQUESTED", channel: "INVITE", evidence: "Invited by the business from /invitemember", now });
-    await enqueueSystemText(trx, { businessId, to: phone, body: texts.optIn, memberId: member.id, now });
-    return member;
+    return (await trx.selectFrom("members").selectAll().where("id", "=", member.id).executeTakeFirstOrThrow()) as Member;
   });
 }
 
@@ -364,29 +336,56 @@ export async function updateMyInfo(db: Db, ref: string, input: MemberFields, now
   });
 }
 
-/** A pending member confirms by the link: SUBSCRIBED, consent logged (WEB), welcome text. */
-export async function joinByRef(db: Db, ref: string, now: Date): Promise<boolean> {
+export type FormJoinResult = "JOINED" | "ALREADY" | "CODE_SENT" | "CODE_LIMITED";
+
+/** Codes texted to a number that objected, before the member form may subscribe it again. */
+const REJOIN_CODE_MAX_ISSUES = 3;
+
+/**
+ * A pending member confirms on their form: SUBSCRIBED, consent logged (WEB), the welcome text. A number that
+ * objected cannot be subscribed by whoever holds the link: a code is texted to the phone instead ("CODE_SENT"),
+ * and only that code (confirmJoinByRefWithCode) subscribes it.
+ */
+export async function joinByRef(db: Db, ref: string, now: Date): Promise<FormJoinResult> {
   const member = await memberByRef(db, ref);
   if (!member) throw new AppError("BR001", undefined, { status: 404 });
-  const texts = await businessTexts(db, member.business_id);
-  return db.transaction().execute(async (trx) => {
-    if (!(await transitionMember(trx, member, "SUBSCRIBED", ["PENDING"], now))) return false;
-    await logConsent(trx, { businessId: member.business_id, memberId: member.id, phone: member.phone, action: "OPTED_IN", channel: "WEB", evidence: "Confirmed on the member form", now });
-    await enqueueSystemText(trx, { businessId: member.business_id, to: member.phone, body: texts.welcome, memberId: member.id, now });
-    return true;
-  });
+  if (member.status === "SUBSCRIBED") return "ALREADY";
+  if (member.status !== "PENDING") throw new AppError("BR039");
+  const business = await loadConsentBusiness(db, member.business_id);
+  if (await hasObjected(db, member.business_id, member.phone)) {
+    const issued = await issueCode(db, "REJOIN", member.unique_ref, REJOIN_CODE_MAX_ISSUES, now);
+    if (!issued.ok) return "CODE_LIMITED";
+    const body = consentTexts(business).rejoinCode(issued.code);
+    await db.transaction().execute((trx) => enqueueSystemText(trx, { businessId: business.id, to: member.phone, body, memberId: member.id, now, fromPhone: business.phone_number }));
+    return "CODE_SENT";
+  }
+  return db.transaction().execute(async (trx) =>
+    (await subscribe(trx, { business, member, channel: "WEB", evidence: "Confirmed on the member form", fromTheirPhone: false }, now)) ? "JOINED" : "ALREADY",
+  );
+}
+
+/** The code texted to a number that objected, entered on its member form: subscribes it (its own act). */
+export async function confirmJoinByRefWithCode(db: Db, ref: string, code: string, now: Date): Promise<"JOINED" | "WRONG" | "EXPIRED"> {
+  const member = await memberByRef(db, ref);
+  if (!member) throw new AppError("BR001", undefined, { status: 404 });
+  if (member.status === "SUBSCRIBED") return "JOINED";
+  const checked = await checkCode(db, "REJOIN", member.unique_ref, code.trim(), now);
+  if (!checked.ok) return checked.reason === "wrong" ? "WRONG" : "EXPIRED";
+  const business = await loadConsentBusiness(db, member.business_id);
+  await db.transaction().execute((trx) =>
+    subscribe(trx, { business, member, channel: "WEB", evidence: "Confirmed on the member form with a code texted to the phone", fromTheirPhone: true }, now),
+  );
+  return "JOINED";
 }
 
 /** The member unsubscribes on their form: OPTED_OUT, consent logged (WEB), the opt-out confirmation text. */
 export async function unsubscribeByRef(db: Db, ref: string, now: Date): Promise<boolean> {
   const member = await memberByRef(db, ref);
   if (!member) throw new AppError("BR001", undefined, { status: 404 });
-  const texts = await businessTexts(db, member.business_id);
-  return db.transaction().execute(async (trx) => {
-    if (!(await optOutMember(trx, member, "WEB", "Unsubscribed on the member form", now))) return false;
-    await enqueueSystemText(trx, { businessId: member.business_id, to: member.phone, body: texts.optOut, memberId: member.id, now });
-    return true;
-  });
+  const business = await loadConsentBusiness(db, member.business_id);
+  return db.transaction().execute((trx) =>
+    optOut(trx, { business, phone: member.phone, member, channel: "WEB", evidence: "Unsubscribed on the member form", confirm: true }, now),
+  );
 }
 
 // ---- My account: default opt-in / opt-out texts ----

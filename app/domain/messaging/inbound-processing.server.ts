@@ -1,34 +1,26 @@
-// Inbound processing: a worker step over the texts the webhooks stored (inbound_messages with
-// processed_at NULL, deduplicated by provider id on arrival), oldest first.
+// Inbound processing: a worker step over the texts the webhooks stored (inbound_messages with processed_at
+// NULL, deduplicated by provider id on arrival), oldest first, in batches.
 //
-// A text that is a single compliance keyword (any case; surrounding spaces and punctuation ignored):
-//   STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT, ARRET -> opt out, confirmation once
-//   START, UNSTOP, YES (OUI)  -> rejoin an opted-out member or confirm a pending opt-in, welcome text
-//   HELP, INFO                -> the help text
-// The business's join keyword from an unknown (or opted-out, or deleted) number starts the double
-// opt-in: member PENDING + the opt-in request. Any other text from a member opens or re-activates
-// the DM conversation as unread. Every opt-in and opt-out is written to consent_log.
+// What a text means (STOP and other objections, START, HELP, the join keyword, campaign keywords and answers,
+// the conversation) is decided by the inbound router (app/domain/inbound); member status changes go through the
+// consent service. This module only claims texts, loads what a batch needs, calls the router and records the
+// outcome.
 //
-// Each text is processed in one transaction that first claims it (processed_at set only if still
-// NULL): a replayed or concurrently seen row changes nothing. Replies are queued as SYSTEM outbound
-// rows in the same transaction, so they are sent exactly once by the pipeline. A text waits while an
-// older text from the same phone to the same business is unprocessed, so STOP/START keep their order.
+// Each batch is one transaction that first claims its texts (processed_at set only if still NULL): a replayed or
+// concurrently seen row changes nothing. Replies are queued as outbound rows in the same transaction, so they are
+// sent exactly once by the pipeline. A text waits while an older text from the same phone to the same business is
+// unprocessed, so STOP and START keep their order.
 import { sql, type Kysely } from "kysely";
 import type { DB, Member } from "#db/types";
 import { isPostgresDb } from "#db/index";
 import { skipLocked } from "#db/claim";
-import { findMemberByPhone, insertMember, logConsent, transitionMember } from "~/domain/members/core.server";
-import en from "~/locales/en-GB/pipeline.json";
-import fr from "~/locales/fr/pipeline.json";
-import { enqueueSystemText } from "./outbound.server";
+import { findMemberByPhone } from "~/domain/members/core.server";
+import { inboundRouter, type InboundKind, type RouteResult, type RouterBusiness } from "~/domain/inbound/index.server";
 
 type Db = Kysely<DB>;
 
-export const STOP_WORDS = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT", "ARRET"]);
-export const START_WORDS = new Set(["START", "UNSTOP", "YES", "OUI"]);
-export const HELP_WORDS = new Set(["HELP", "INFO", "AIDE"]);
-
-export type InboundKind = "STOP" | "START" | "HELP" | "JOIN" | "MESSAGE" | "UNKNOWN_SENDER";
+export { STOP_WORDS, START_WORDS, HELP_WORDS } from "~/domain/consent/objection";
+export type { InboundKind };
 
 /** The keyword a text is, if it is a single word: upper case, accents and surrounding punctuation removed. */
 export function keywordOf(body: string): string | null {
@@ -39,14 +31,6 @@ export function keywordOf(body: string): string | null {
     .toUpperCase();
   if (!word || !/^[A-Z0-9]+$/.test(word)) return null;
   return word;
-}
-
-type SmsTexts = typeof en.sms;
-function texts(locale: string): SmsTexts {
-  return locale === "fr" ? fr.sms : en.sms;
-}
-function fill(template: string, business: string): string {
-  return template.replace(/\{\{\s*business\s*\}\}/g, business);
 }
 
 interface InboundDeps {
@@ -137,14 +121,15 @@ export async function processOne(deps: InboundDeps, inboundId: number): Promise<
     const business = await trx.selectFrom("businesses").select(BUSINESS_COLUMNS).where("id", "=", row.business_id).executeTakeFirst();
     if (!business) return true;
     const member = await findMemberByPhone(trx, business.id, row.from_number);
-    const outcome = await handleText(trx, now, row, business, member);
-    await trx.updateTable("inbound_messages").set({ member_id: outcome.memberId, kind: outcome.kind }).where("id", "=", row.id).execute();
+    const preloaded = await inboundRouter.preload(trx, [row], new Map([[business.id, business]]));
+    const outcome = await inboundRouter.route(trx, now, row, business, member, preloaded);
+    await recordOutcomes(trx, [[row.id, outcome]]);
     return true;
   });
 }
 
 const BUSINESS_COLUMNS = ["id", "name", "locale", "phone_number", "join_keyword", "opt_in_message", "opt_out_message", "help_message"] as const;
-type BusinessRow = { id: number; name: string; locale: string; phone_number: string | null; join_keyword: string; opt_in_message: string | null; opt_out_message: string | null; help_message: string | null };
+type BusinessRow = RouterBusiness;
 type ClaimedText = { id: number; business_id: number; from_number: string; body: string; received_at: string };
 const CLAIMED_COLUMNS = ["id", "business_id", "from_number", "body", "received_at"] as const;
 
@@ -219,99 +204,30 @@ async function handleBatch(trx: Db, now: Date, rows: ClaimedText[]): Promise<voi
     const found = await trx.selectFrom("members").selectAll().where("business_id", "=", businessId).where("phone", "in", phones).execute();
     for (const m of found) members.set(`${businessId}:${m.phone}`, m);
   }
-  // The kind and member of each text, written in one statement per distinct pair.
-  const outcomes = new Map<string, { kind: InboundKind; memberId: number | null; ids: number[] }>();
+  const preloaded = await inboundRouter.preload(trx, rows, businesses);
+  const outcomes: Array<[number, RouteResult]> = [];
   for (const row of rows) {
     const business = businesses.get(row.business_id);
     if (!business) continue;
-    const outcome = await handleText(trx, now, row, business, members.get(`${business.id}:${row.from_number}`));
-    const key = `${outcome.kind}:${outcome.memberId ?? ""}`;
-    const entry = outcomes.get(key);
-    if (entry) entry.ids.push(row.id);
-    else outcomes.set(key, { ...outcome, ids: [row.id] });
+    outcomes.push([row.id, await inboundRouter.route(trx, now, row, business, members.get(`${business.id}:${row.from_number}`), preloaded)]);
   }
-  for (const { kind, memberId, ids } of outcomes.values()) {
-    await trx.updateTable("inbound_messages").set({ member_id: memberId, kind }).where("id", "in", ids).execute();
-  }
+  await recordOutcomes(trx, outcomes);
 }
 
-/** What one text means for its member and business: keywords, the double opt-in, conversations. */
-async function handleText(trx: Db, now: Date, row: ClaimedText, business: BusinessRow, found: Member | undefined): Promise<{ kind: InboundKind; memberId: number | null }> {
-  let member = found;
-  const t = texts(business.locale);
-  const phone = row.from_number;
-  const evidence = row.body.slice(0, 500);
-  const send = (body: string, memberId: number | null) => enqueueSystemText(trx, { businessId: business.id, to: phone, body, memberId, now, fromPhone: business.phone_number });
-  const optInRequest = () => (business.opt_in_message?.trim() ? business.opt_in_message : fill(t.optInRequest, business.name));
-  const welcome = () => fill(t.welcome, business.name);
-  const optOutText = () => (business.opt_out_message?.trim() ? business.opt_out_message : fill(t.optOut, business.name));
-
-  const word = keywordOf(row.body);
-  const joinWord = (business.join_keyword || "JOIN").trim().toUpperCase();
-  let kind: InboundKind;
-  const base = { businessId: business.id, phone, channel: "SMS" as const, evidence, now };
-  if (word && STOP_WORDS.has(word)) {
-    kind = "STOP";
-    if (member) {
-      if (await transitionMember(trx, member, "OPTED_OUT", ["PENDING", "SUBSCRIBED", "DELETED"], now)) {
-        await logConsent(trx, { ...base, memberId: member.id, action: "OPTED_OUT" });
-        await send(optOutText(), member.id);
-      }
-    } else {
-      // Not a member: remember the opt-out (so nobody re-adds the number) and confirm once.
-      const last = await trx
-        .selectFrom("consent_log")
-        .select("action")
-        .where("business_id", "=", business.id)
-        .where("phone", "=", phone)
-        .orderBy("id", "desc")
-        .limit(1)
-        .executeTakeFirst();
-      if (last?.action !== "OPTED_OUT") {
-        await logConsent(trx, { ...base, memberId: null, action: "OPTED_OUT" });
-        await send(optOutText(), null);
-      }
-    }
-  } else if (word && START_WORDS.has(word) && member && member.status !== "SUBSCRIBED") {
-    kind = "START";
-    const wasPending = member.status === "PENDING";
-    if (await transitionMember(trx, member, "SUBSCRIBED", ["PENDING", "OPTED_OUT", "DELETED"], now)) {
-      await logConsent(trx, { ...base, memberId: member.id, action: wasPending ? "OPTED_IN" : "REJOINED" });
-      await send(welcome(), member.id);
-    }
-  } else if (word && HELP_WORDS.has(word)) {
-    kind = "HELP";
-    await send(business.help_message?.trim() ? business.help_message : fill(t.help, business.name), member?.id ?? null);
-  } else if (word === joinWord && (!member || member.status !== "SUBSCRIBED")) {
-    kind = "JOIN";
-    if (!member) {
-      member = await insertMember(trx, { businessId: business.id, phone, status: "PENDING", now });
-      await logConsent(trx, { ...base, memberId: member.id, action: "OPT_IN_REQUESTED" });
-      await send(optInRequest(), member.id);
-    } else if (member.status === "PENDING") {
-      // Asked again: send the request again, nothing else changes.
-      await send(optInRequest(), member.id);
-    } else if (await transitionMember(trx, member, "PENDING", ["OPTED_OUT", "DELETED"], now)) {
-      await logConsent(trx, { ...base, memberId: member.id, action: "OPT_IN_REQUESTED" });
-      await send(optInRequest(), member.id);
-    }
-  } else if (word && START_WORDS.has(word) && !member) {
-    kind = "UNKNOWN_SENDER";
-  } else if (member) {
-    kind = "MESSAGE";
-    await trx
-      .insertInto("conversations")
-      .values({ business_id: business.id, member_id: member.id, state: "UNREAD", last_message_at: row.received_at, unread_count: 1 })
-      .onConflict((oc) =>
-        oc.columns(["business_id", "member_id"]).doUpdateSet((eb) => ({
-          state: "UNREAD",
-          last_message_at: eb.ref("excluded.last_message_at"),
-          unread_count: eb(eb.ref("conversations.unread_count"), "+", 1),
-        })),
-      )
-      .execute();
-  } else {
-    kind = "UNKNOWN_SENDER";
+/** Writes each text's kind, member, flag and campaign: one statement per distinct outcome. */
+async function recordOutcomes(trx: Db, outcomes: ReadonlyArray<readonly [number, RouteResult]>): Promise<void> {
+  const groups = new Map<string, { result: RouteResult; ids: number[] }>();
+  for (const [id, result] of outcomes) {
+    const key = `${result.kind}:${result.memberId ?? ""}:${result.flag ?? ""}:${result.campaignId ?? ""}`;
+    const entry = groups.get(key);
+    if (entry) entry.ids.push(id);
+    else groups.set(key, { result, ids: [id] });
   }
-  return { kind, memberId: member?.id ?? null };
+  for (const { result, ids } of groups.values()) {
+    await trx
+      .updateTable("inbound_messages")
+      .set({ member_id: result.memberId, kind: result.kind, flag: result.flag ?? null, campaign_id: result.campaignId ?? null })
+      .where("id", "in", ids)
+      .execute();
+  }
 }

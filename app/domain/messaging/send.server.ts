@@ -18,7 +18,7 @@ import { sql, type Kysely } from "kysely";
 import type { DB, OutboundStatus } from "#db/types";
 import { isPostgresDb } from "#db/index";
 import { refund } from "~/domain/billing/credits.server";
-import { logConsent, transitionMember } from "~/domain/members/core.server";
+import { loadConsentBusiness, optOut } from "~/domain/consent/consent.server";
 import type { FoundMessage, OutboundSms, ReferenceQuery, SendOutcome, SmsProvider } from "~/providers/sms/types";
 import { SmsProviderError } from "~/providers/sms/types";
 import { quietUntil } from "./quiet-hours";
@@ -355,10 +355,11 @@ export async function sendClaimed(deps: SenderDeps, workerId: string, rows: Clai
       async (trx, changed) => {
         for (const f of optOuts) {
           if (!changed.has(f.row.id)) continue;
-          const member = { id: f.row.member_id!, business_id: f.row.business_id, phone: f.row.to_phone };
-          if (await transitionMember(trx, member, "OPTED_OUT", ["PENDING", "SUBSCRIBED"], now)) {
-            await logConsent(trx, { businessId: member.business_id, memberId: member.id, phone: member.phone, action: "OPTED_OUT", channel: "SMS", evidence: `Provider refused the text: recipient opted out (${f.error.providerCode ?? "21610"})`, now });
-          }
+          const member = await trx.selectFrom("members").selectAll().where("id", "=", f.row.member_id!).where("business_id", "=", f.row.business_id).executeTakeFirst();
+          if (!member) continue;
+          const business = await loadConsentBusiness(trx, f.row.business_id);
+          const evidence = `Provider refused the text: recipient opted out (${f.error.providerCode ?? "21610"})`;
+          await optOut(trx, { business, phone: member.phone, member, channel: "SMS", evidence, confirm: false }, now);
         }
       },
     );
