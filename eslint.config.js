@@ -62,6 +62,8 @@ export default tseslint.config(
       "@typescript-eslint/no-explicit-any": "off",
       "no-control-regex": "off",
       "no-useless-escape": "off",
+      // Tidiness rather than bugs, and wrong where an assertion keeps a literal union from widening to string.
+      "@typescript-eslint/no-unnecessary-type-assertion": "off",
       // TypeScript already reports undefined names, and knows the DOM and Node globals better than this rule.
       "no-undef": "off",
     },

@@ -32,7 +32,7 @@ function forPagesOnly(mw: Route.MiddlewareFunction): Route.MiddlewareFunction {
 /** Choosing a language with ?lng= (the language links) keeps it for the next visits too. */
 const rememberLanguage: Route.MiddlewareFunction = async ({ request }, next) => {
   const lng = new URL(request.url).searchParams.get("lng");
-  const response = (await next()) as Response;
+  const response = await next();
   if (isLocale(lng)) response.headers.append("Set-Cookie", await localeCookie.serialize(lng));
   return response;
 };
@@ -66,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
 export function useRootData(): RootData | undefined {
-  return useRouteLoaderData<typeof loader>("root") as RootData | undefined;
+  return useRouteLoaderData<typeof loader>("root");
 }
 
 interface RouteHandle {

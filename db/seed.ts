@@ -64,8 +64,8 @@ export async function seedDemo(db: Database, now: Date, app: SeedApp): Promise<{
       .insertInto("notices")
       .values({ business_id: business.id, kind: "WELCOME", title: "feed.info.welcomeTitle", body: "feed.info.welcomeBody", created_at: at })
       .execute();
-    await seedDemoMembers(trx as unknown as Database, Number(business.id), now);
-    await seedDemoConversations(trx as unknown as Database, Number(business.id), now);
+    await seedDemoMembers(trx, Number(business.id), now);
+    await seedDemoConversations(trx, Number(business.id), now);
   });
   return { email: DEMO.email, password: DEMO.password };
 }

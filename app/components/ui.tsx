@@ -139,7 +139,7 @@ const ICONS: Record<string, string> = {
   phone: "M16 1H8a2 2 0 0 0-2 2v18a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2V3a2 2 0 0 0-2-2Zm-4 21a1.5 1.5 0 1 1 0-3 1.5 1.5 0 0 1 0 3Zm4-4H8V4h8v14Z",
 };
 
-export function Icon({ name, label }: { name: keyof typeof ICONS | string; label?: string }) {
+export function Icon({ name, label }: { name: keyof typeof ICONS; label?: string }) {
   return (
     <svg className="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden={label ? undefined : true} role={label ? "img" : undefined} aria-label={label} focusable="false">
       <path d={ICONS[name] ?? ICONS.info} fill="currentColor" />

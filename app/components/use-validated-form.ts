@@ -15,7 +15,7 @@ export function useValidatedForm<S extends z.ZodType<Record<string, unknown>, Re
     id: options.id,
     defaultValue: options.defaultValue as never,
     lastResult,
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }) as never,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
   });

@@ -4,7 +4,7 @@ const files = import.meta.glob<Record<string, unknown>>("../locales/*/*.json", {
 
 /** locale -> { prefix -> keys } merged from locales/<locale>/<prefix>.json */
 export const resources: Record<Locale, Record<string, unknown>> = Object.fromEntries(
-  SUPPORTED_LOCALES.map((lng) => [lng, {} as Record<string, unknown>]),
+  SUPPORTED_LOCALES.map((lng) => [lng, {}]),
 ) as Record<Locale, Record<string, unknown>>;
 
 for (const [file, content] of Object.entries(files)) {

@@ -127,7 +127,7 @@ export default function ContactGroup({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   const { group, members, results } = loaderData;
-  const [form, fields] = useValidatedForm(renameSchema, actionData && "result" in actionData ? actionData.result : undefined, { id: "rename-group", defaultValue: { name: group.name } as never });
+  const [form, fields] = useValidatedForm(renameSchema, actionData && "result" in actionData ? actionData.result : undefined, { id: "rename-group", defaultValue: { name: group.name } });
   return (
     <>
       <PageHeader

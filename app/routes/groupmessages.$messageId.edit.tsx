@@ -99,11 +99,11 @@ export default function EditGroupMessage() {
           <div className="gm-when__row">
             <div className="field">
               <label htmlFor={fields.sendDate.id}>{t("groupmessages.schedule.date")}</label>
-              <input type="date" id={fields.sendDate.id} name={fields.sendDate.name} defaultValue={(fields.sendDate.initialValue as string) ?? date} />
+              <input type="date" id={fields.sendDate.id} name={fields.sendDate.name} defaultValue={fields.sendDate.initialValue ?? date} />
             </div>
             <div className="field">
               <label htmlFor={fields.sendTime.id}>{t("groupmessages.schedule.time")}</label>
-              <input type="time" id={fields.sendTime.id} name={fields.sendTime.name} defaultValue={(fields.sendTime.initialValue as string) ?? time} />
+              <input type="time" id={fields.sendTime.id} name={fields.sendTime.name} defaultValue={fields.sendTime.initialValue ?? time} />
             </div>
           </div>
           {list(fields.sendDate.errors, fields.sendDate.errorId)}

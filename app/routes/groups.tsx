@@ -49,7 +49,7 @@ export default function Groups({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useValidatedForm(schema, actionData?.result, { id: "new-group", defaultValue: { type: "LIST" } });
-  const typeValue = (fields.type.initialValue as string | undefined) ?? "LIST";
+  const typeValue = fields.type.initialValue ?? "LIST";
   return (
     <>
       <PageHeader title={t("groups.title")} lead={t("groups.lead")} />

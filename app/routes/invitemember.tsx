@@ -56,8 +56,8 @@ export default function InviteMember({ loaderData }: Route.ComponentProps) {
             hint={t("members.invite.phoneHint")}
             input={{ ...getInputProps(fields.phone, { type: "tel" }), autoComplete: "off", maxLength: 25 }}
           />
-          <DefaultFields fields={fields as unknown as Record<string, FieldMeta>} />
-          <AttributeFields attributes={loaderData.attributes} fields={fields as unknown as Record<string, FieldMeta>} initial={{}} />
+          <DefaultFields fields={fields} />
+          <AttributeFields attributes={loaderData.attributes} fields={fields} initial={{}} />
           <div className="banner banner--info">
             <p>{t("members.invite.textPreview")}</p>
             <p className="members-quote">{loaderData.optIn}</p>

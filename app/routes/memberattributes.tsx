@@ -113,7 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     try {
       const r = await deleteAttribute(deps, user.businessId, id, { confirmRemoveGroups: form.get("confirmGroups") === "1" });
       // A smart group started using it after the page was drawn: ask again, naming the groups.
-      if (r.needsConfirmation) return data({ result: null, deleteError: null, groups: r.needsConfirmation as GroupRef[] | null }, { status: 409 });
+      if (r.needsConfirmation) return data({ result: null, deleteError: null, groups: r.needsConfirmation }, { status: 409 });
     } catch (error) {
       if (error instanceof AppError && error.code === "BR043") {
         return data({ result: null, deleteError: "errors.BR043", groups: NO_GROUPS }, { status: 400 });
@@ -126,7 +126,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema });
   if (submission.status !== "success") return data({ result: submission.reply(), deleteError: null, groups: NO_GROUPS }, { status: 400 });
   const v = submission.value;
-  const items = itemsFrom(v as Record<string, unknown>);
+  const items = itemsFrom(v);
   const itemError = checkItems(v.type, items);
   if (itemError) return data({ result: submission.reply({ fieldErrors: { newItems: [itemError] } }), deleteError: null, groups: NO_GROUPS }, { status: 400 });
   const input = { name: v.name, type: v.type, showOnForm: !!v.showOnForm, memberCanEdit: !!v.memberCanEdit, mandatory: !!v.mandatory, items };
@@ -134,7 +134,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (v.id) {
       if (!(await getAttribute(db, user.businessId, v.id))) throw data(null, { status: 404 });
       const r = await updateAttribute(deps, user.businessId, v.id, input, { confirmRemoveGroups: v.confirmGroups === "1" });
-      if (r.needsConfirmation) return data({ result: submission.reply(), deleteError: null, groups: r.needsConfirmation as GroupRef[] | null }, { status: 409 });
+      if (r.needsConfirmation) return data({ result: submission.reply(), deleteError: null, groups: r.needsConfirmation }, { status: 409 });
       setToast(context, { type: "success", message: "attributes.toast.saved" });
     } else {
       await createAttribute(db, user.businessId, input, now());
@@ -193,7 +193,7 @@ function AttributeForm({ editing }: { editing: Shaped | null }) {
           </>
         ) : (
           <Field field={fields.type} label={t("attributes.fields.type")}>
-            <select id={fields.type.id} name={fields.type.name} defaultValue={(fields.type.initialValue as string) ?? "TEXT"}>
+            <select id={fields.type.id} name={fields.type.name} defaultValue={fields.type.initialValue ?? "TEXT"}>
               {ATTRIBUTE_TYPES.map((ty) => (
                 <option key={ty} value={ty}>
                   {t(`attributes.types.${ty}`)}
@@ -233,7 +233,7 @@ function AttributeForm({ editing }: { editing: Shaped | null }) {
               name={fields.newItems.name}
               rows={4}
               maxLength={5000}
-              defaultValue={(fields.newItems.initialValue as string) ?? ""}
+              defaultValue={fields.newItems.initialValue ?? ""}
               aria-invalid={newItemsErrors.length > 0 || undefined}
               aria-describedby={`${fields.newItems.descriptionId}${newItemsErrors.length ? ` ${fields.newItems.errorId}` : ""}`}
             />

@@ -154,8 +154,8 @@ export default function MemberInfo({ loaderData }: Route.ComponentProps) {
           <AppForm {...getFormProps(form)} action={`/memberinfo?id=${member.id}`} className="form">
             <input type="hidden" name="intent" value="save" />
             <Field field={fields.phone} label={t("members.fields.phone")} input={{ ...getInputProps(fields.phone, { type: "tel" }), maxLength: 25, autoComplete: "off" }} />
-            <DefaultFields fields={fields as unknown as Record<string, FieldMeta>} />
-            <AttributeFields attributes={attributes} fields={fields as unknown as Record<string, FieldMeta>} initial={initial} />
+            <DefaultFields fields={fields} />
+            <AttributeFields attributes={attributes} fields={fields} initial={initial} />
             <Button>{t("members.info.save")}</Button>
           </AppForm>
         </Panel>

@@ -119,7 +119,7 @@ export default function ImportJob({ loaderData: d }: Route.ComponentProps) {
       </>
     );
   }
-  const r = d.result!;
+  const r = d.result;
   const running = d.status === "QUEUED" || d.status === "RUNNING";
   return (
     <>

@@ -68,7 +68,7 @@ export default function ScheduleStep() {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useValidatedForm(schema, actionData?.result, {
     id: "schedule",
-    defaultValue: { draftId: String(draft.id), groupId: String(draft.groupId ?? -1), sendMode: draft.sendMode, sendDate: draft.date, sendTime: draft.time } as never,
+    defaultValue: { draftId: String(draft.id), groupId: String(draft.groupId ?? -1), sendMode: draft.sendMode, sendDate: draft.date, sendTime: draft.time },
   });
   const [mode, setMode] = useState<string>((fields.sendMode.initialValue as string) ?? draft.sendMode);
   const fmt = (n: number) => n.toLocaleString(i18n.language === "fr" ? "fr-FR" : "en-GB");
@@ -120,11 +120,11 @@ export default function ScheduleStep() {
             <div className="gm-when__row">
               <div className="field">
                 <label htmlFor={fields.sendDate.id}>{t("groupmessages.schedule.date")}</label>
-                <input type="date" id={fields.sendDate.id} name={fields.sendDate.name} defaultValue={(fields.sendDate.initialValue as string) ?? draft.date} aria-describedby="gm-when-hint" aria-invalid={fields.sendDate.errors?.length ? true : undefined} />
+                <input type="date" id={fields.sendDate.id} name={fields.sendDate.name} defaultValue={fields.sendDate.initialValue ?? draft.date} aria-describedby="gm-when-hint" aria-invalid={fields.sendDate.errors?.length ? true : undefined} />
               </div>
               <div className="field">
                 <label htmlFor={fields.sendTime.id}>{t("groupmessages.schedule.time")}</label>
-                <input type="time" id={fields.sendTime.id} name={fields.sendTime.name} defaultValue={(fields.sendTime.initialValue as string) ?? draft.time} />
+                <input type="time" id={fields.sendTime.id} name={fields.sendTime.name} defaultValue={fields.sendTime.initialValue ?? draft.time} />
               </div>
             </div>
             {err(fields.sendDate.errors, fields.sendDate.errorId)}

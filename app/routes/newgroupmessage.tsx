@@ -75,7 +75,7 @@ export default function NewGroupMessage() {
   const loaded = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const [form, fields] = useValidatedForm(schema, actionData?.result, { id: "compose" });
-  const submitted = (actionData && "text" in actionData ? actionData.text : undefined) ?? (fields.messageText.initialValue as string | undefined);
+  const submitted = (actionData && "text" in actionData ? actionData.text : undefined) ?? fields.messageText.initialValue;
   const initial = submitted ?? loaded.body;
   const [text, setText] = useState(initial);
   const [seen, setSeen] = useState(initial);

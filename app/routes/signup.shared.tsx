@@ -71,7 +71,7 @@ export function InfoForm({
 }) {
   const { t } = useTranslation();
   const [form, fields] = useValidatedForm(infoSchema, lastResult, { defaultValue: { ...defaults, referralCode: referral?.code } });
-  const referralCode = (fields.referralCode.initialValue as string | undefined) ?? referral?.code;
+  const referralCode = fields.referralCode.initialValue ?? referral?.code;
   return (
     <div className="public__card stack">
       <SignupSteps current="info" />

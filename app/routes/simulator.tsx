@@ -125,7 +125,7 @@ function SendForm({ numbers }: { numbers: { value: string; label: string }[] }) 
           input={{ ...getInputProps(fields.from, { type: "tel" }), maxLength: 25, autoComplete: "off", placeholder: "07911 123456" }}
         />
         <Field field={fields.to} label={t("simulator.send.to")}>
-          <select {...getSelectProps(fields.to)} key={fields.to.key} defaultValue={(fields.to.initialValue as string | undefined) ?? numbers[0]?.value}>
+          <select {...getSelectProps(fields.to)} key={fields.to.key} defaultValue={fields.to.initialValue ?? numbers[0]?.value}>
             {numbers.map((n) => (
               <option key={n.value} value={n.value}>
                 {n.label}

@@ -184,7 +184,7 @@ export default function SmartGroup({ loaderData }: Route.ComponentProps) {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   useEffect(() => setRows(initial.conditions), [serverKey]);
   useEffect(() => setEnhanced(true), []);
-  const problems: Problems = (actionData?.problems as Problems | undefined) ?? {};
+  const problems: Problems = actionData?.problems ?? {};
   const count = fetcher.data?.count ?? actionData?.count ?? loaderData.count;
   // While typing, an empty value is not an error yet.
   const fetcherRow = (fetcher.data?.problems as Problems | undefined)?.row;
@@ -341,7 +341,7 @@ export default function SmartGroup({ loaderData }: Route.ComponentProps) {
                     </div>
                     {bad ? (
                       <ul className="field__errors" id={`cond-${i}-error`}>
-                        <li>{t(rowProblem!.key, { field: t("groups.smart.value") })}</li>
+                        <li>{t(rowProblem.key, { field: t("groups.smart.value") })}</li>
                       </ul>
                     ) : null}
                     <Button

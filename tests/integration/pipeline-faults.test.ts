@@ -46,14 +46,14 @@ function startWorker(testDb: TestDb, env: Record<string, string> = {}): Child {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
-  proc.stdout!.on("data", (d) => (out += d));
-  proc.stderr!.on("data", (d) => (out += d));
+  proc.stdout.on("data", (d) => (out += d));
+  proc.stderr.on("data", (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => proc.once("exit", (code, signal) => { if (signal) out += `\n[killed by ${signal}]`; resolve(code ?? (signal ? -1 : null)); }));
   const started = new Promise<void>((resolve, reject) => {
     const check = () => {
       if (/Worker \S+ started/.test(out)) resolve();
     };
-    proc.stdout!.on("data", check);
+    proc.stdout.on("data", check);
     void exited.then(() => reject(new Error(`worker exited before starting: ${out}`)));
   });
   return { proc, started, exited, output: () => out };

@@ -97,7 +97,7 @@ describe("simulator routes answer 404 unless SMS_PROVIDER is simulator", () => {
     expect(await status(messagesRoute.loader({ request: get, params: { e164: "+447911123456" }, context: context() } as never))).toBe(404);
     const post = new Request("http://localhost/simulator/api/inbound", { method: "POST", body: "{}" });
     expect(await status(inboundRoute.action({ request: post, params: {}, context: context() } as never))).toBe(404);
-    const json = await (await (inboundRoute.action({ request: post, params: {}, context: context() } as never) as Promise<Response>).catch((e: Response) => e)).json();
+    const json = await (await (inboundRoute.action({ request: post, params: {}, context: context() } as never)).catch((e: Response) => e)).json();
     expect(json.responseCode).toBe("NF001");
   });
 });

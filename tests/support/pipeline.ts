@@ -57,7 +57,7 @@ export async function seedMembers(
       phone: bulkPhone(),
       first_name: options.firstName ? options.firstName(i + k) : `Member${i + k}`,
       full_name: null,
-      status: options.status ?? ("SUBSCRIBED" as MemberStatus),
+      status: options.status ?? "SUBSCRIBED",
       unique_ref: newMemberRef(),
       joined_at: at,
       invited_at: null,

@@ -4,7 +4,6 @@ import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";
 
 export const TRACK_ACTION_MAX = 200;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 // Page titles and event names never contain markup; refusing it keeps stored actions safe to show.
