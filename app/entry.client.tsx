@@ -12,7 +12,7 @@ async function main() {
   installResponseWatch();
   // The translations for the page's language, one cached request (see routes/locales.ts).
   const res = await fetch(`/locales/${lng}`);
-  const translation = res.ok ? await res.json() : {};
+  const translation = res.ok ? ((await res.json()) as Record<string, unknown>) : {};
   await i18next.use(initReactI18next).init({
     ...i18nOptions,
     supportedLngs: [...i18nOptions.supportedLngs],
@@ -31,4 +31,7 @@ async function main() {
   });
 }
 
-main();
+main().catch((error: unknown) => {
+  // The server-rendered page stays usable without JavaScript; say why it was not enhanced.
+  console.error("Could not start the page's JavaScript:", error);
+});

@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { Migrator, type Kysely, type MigrationProvider } from "kysely";
 import { migrations } from "../migrations/index";
 
@@ -11,7 +12,7 @@ export async function migrateToLatest(db: Kysely<any>, options: { schema?: strin
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === "Error");
   if (error || failed) {
-    const reason = error instanceof Error ? error.message : String(error ?? "");
+    const reason = error instanceof Error ? error.message : error === undefined ? "" : inspect(error);
     throw new Error(`Migration ${failed?.migrationName ?? "(unknown)"} failed: ${reason}`);
   }
   return (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName);

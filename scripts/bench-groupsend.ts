@@ -7,7 +7,7 @@ import os from "node:os";
 import crypto from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { Insertable } from "kysely";
-import { dialectOf, type Database } from "../db/index";
+import { dialectOf } from "../db/index";
 import type { MembersTable } from "../db/types";
 import { saveDraftSchedule, saveDraftText, sendDraft } from "../app/domain/group-messages/group-messages.server";
 import { createScratchDb } from "../db/scratch";

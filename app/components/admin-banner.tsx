@@ -5,18 +5,18 @@ import { useEffect } from "react";
 
 export function useAdminBannerClose() {
   useEffect(() => {
-    const onSubmit = async (event: SubmitEvent) => {
+    const onSubmit = (event: SubmitEvent) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-admin-banner")) return;
       event.preventDefault();
-      try {
-        const res = await fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin", redirect: "manual" });
-        void res;
-      } finally {
-        window.close();
-        // Still here: the browser kept the window open.
-        window.setTimeout(() => window.location.assign("/login?adminClosed=1"), 300);
-      }
+      // Whatever the answer, even a network error, the window closes afterwards.
+      void fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin", redirect: "manual" })
+        .catch(() => undefined)
+        .finally(() => {
+          window.close();
+          // Still here: the browser kept the window open.
+          window.setTimeout(() => window.location.assign("/login?adminClosed=1"), 300);
+        });
     };
     document.addEventListener("submit", onSubmit);
     return () => document.removeEventListener("submit", onSubmit);

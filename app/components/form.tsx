@@ -97,7 +97,7 @@ export function translateError(t: (k: string, o?: Record<string, unknown>) => st
   const bar = e.indexOf("|");
   if (bar === -1) return t(e);
   try {
-    return t(e.slice(0, bar), JSON.parse(e.slice(bar + 1)));
+    return t(e.slice(0, bar), JSON.parse(e.slice(bar + 1)) as Record<string, unknown>);
   } catch {
     return t(e.slice(0, bar));
   }

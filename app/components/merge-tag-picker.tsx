@@ -16,8 +16,8 @@ export function insertAtCursor(el: HTMLTextAreaElement | HTMLInputElement, text:
   const start = el.selectionStart ?? el.value.length;
   const end = el.selectionEnd ?? el.value.length;
   const next = el.value.slice(0, start) + text + el.value.slice(end);
-  const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value")?.set;
-  if (setter) setter.call(el, next);
+  const descriptor = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(el), "value");
+  if (descriptor?.set) descriptor.set.call(el, next);
   else el.value = next;
   el.dispatchEvent(new Event("input", { bubbles: true }));
   el.focus();

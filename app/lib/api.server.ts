@@ -33,7 +33,7 @@ export interface ApiArgs {
 }
 
 export type ApiMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-export type ApiFn = (args: ApiArgs) => Promise<unknown> | unknown;
+export type ApiFn = (args: ApiArgs) => unknown;
 
 /** A method that needs a permission: the caller is signed in and checked before `handler` runs. */
 export interface ApiGuarded {

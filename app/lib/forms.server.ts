@@ -22,6 +22,12 @@ export function replyWithError(submission: Replyable, error: unknown, hideFields
   return data({ result }, { status: error.status });
 }
 
+/** A text field of a posted form; `fallback` when it is missing or is a file. */
+export function formText(form: FormData, name: string, fallback = ""): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : fallback;
+}
+
 export function clientIp(request: Request): string {
   return request.headers.get("X-Client-Ip") ?? "unknown";
 }

@@ -27,7 +27,7 @@ import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { orNotFound } from "~/lib/not-found.server";
 import { AppError, errorKey } from "~/lib/errors";
-import { replyWithError } from "~/lib/forms.server";
+import { formText, replyWithError } from "~/lib/forms.server";
 import { formatUkNumber } from "~/lib/phone";
 import { requiredText } from "~/lib/validation";
 
@@ -98,7 +98,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (intent === "add") {
     const added = await addGroupMembers(db, user.businessId, id, ids, now());
     setToast(context, { type: "success", message: added ? "groups.membersAdded" : "groups.nothingAdded" });
-    const q = String(form.get("q") ?? "").slice(0, 40);
+    const q = formText(form, "q").slice(0, 40);
     return redirect(q ? `${back}?q=${encodeURIComponent(q)}` : back);
   }
   if (intent === "remove") {

@@ -28,7 +28,7 @@ import { formatLongDate, ukDateTimeLocalToUtc, utcToUkDateTimeLocal } from "~/li
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { AppError } from "~/lib/errors";
-import { replyWithError } from "~/lib/forms.server";
+import { formText, replyWithError } from "~/lib/forms.server";
 import { formatUkNumber } from "~/lib/phone";
 
 export const handle = { titleKey: "conversations.meta.threadTitle", descriptionKey: "conversations.meta.threadDescription" };
@@ -79,7 +79,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const now = deps.now();
   const memberId = memberIdOf(request);
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
+  const intent = formText(form, "intent");
   const back = `/member/messages?id=${memberId}`;
   if (intent === "reply") {
     const submission = parseWithZod(form, { schema: replySchema });

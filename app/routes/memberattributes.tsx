@@ -48,7 +48,7 @@ function itemsFrom(value: Record<string, unknown>) {
     const m = /^item_(\d{1,12})$/.exec(k);
     if (m && typeof v === "string" && v.trim()) items.push({ id: Number(m[1]), label: v.trim() });
   }
-  for (const line of String(value.newItems ?? "").split(/\r?\n/)) if (line.trim()) items.push({ label: line.trim() });
+  for (const line of (typeof value.newItems === "string" ? value.newItems : "").split(/\r?\n/)) if (line.trim()) items.push({ label: line.trim() });
   return items;
 }
 

@@ -13,7 +13,7 @@ import { formatBirthday, formValue } from "~/domain/members/attributes.server";
 import { confirmJoinByRefWithCode, joinByRef, memberEditable, myInfo, unsubscribeByRef, updateMyInfo } from "~/domain/members/community.server";
 import { getDeps } from "~/lib/context.server";
 import { AppError } from "~/lib/errors";
-import { errorMessage } from "~/lib/forms.server";
+import { errorMessage, formText } from "~/lib/forms.server";
 import { attributeValuesFrom } from "./mycommunity.shared";
 
 export const handle = { titleKey: "myinfo.meta.title", descriptionKey: "myinfo.meta.description" };
@@ -50,7 +50,7 @@ const FIELD_MAX = 5000;
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, now } = getDeps(context);
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "save");
+  const intent = formText(form, "intent", "save");
   const str = (k: string) => {
     const v = form.get(k);
     return typeof v === "string" ? v.slice(0, FIELD_MAX) : undefined;

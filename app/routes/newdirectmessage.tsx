@@ -92,7 +92,7 @@ function MemberSearch({ q, results }: { q: string; results: { id: number; name: 
             onChange={(e) => {
               const form = e.currentTarget.form;
               window.clearTimeout(timer.current);
-              timer.current = window.setTimeout(() => submit(form, { replace: true, preventScrollReset: true }), 250);
+              timer.current = window.setTimeout(() => void submit(form, { replace: true, preventScrollReset: true }), 250);
             }}
           />
         </div>

@@ -19,7 +19,7 @@ import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, PageHeader } from "~/components/ui";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
-import { replyWithError } from "~/lib/forms.server";
+import { formText, replyWithError } from "~/lib/forms.server";
 import { countRecipients } from "~/domain/group-messages/groups.server";
 import { getDraft, saveDraftText } from "~/domain/group-messages/group-messages.server";
 import { cleanMessageText, GROUP_TEXT_MAX } from "~/domain/group-messages/text";
@@ -54,10 +54,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context);
   const { db, now } = getDeps(context);
   const form = await request.clone().formData();
-  const intent = String(form.get("intent") ?? "next");
+  const intent = formText(form, "intent", "next");
   if (intent === "replace") {
     // Without JavaScript: change the text and show the page again (nothing saved yet).
-    const raw = cleanMessageText(String(form.get("messageText") ?? "").slice(0, GROUP_TEXT_MAX * 4));
+    const raw = cleanMessageText(formText(form, "messageText").slice(0, GROUP_TEXT_MAX * 4));
     return data({ result: undefined, text: toGsm(raw) });
   }
   const submission = parseWithZod(form, { schema });

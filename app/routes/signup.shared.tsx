@@ -1,7 +1,6 @@
 // Pieces shared by the sign-up pages (not a route): the step indicator, the step-1 "Info" form and its
 // schema (used by /signup and /signup-form/{referralCode}), and the cookie that carries the pending sign-up.
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { z } from "zod";

@@ -202,7 +202,7 @@ export default function SmartGroup({ loaderData }: Route.ComponentProps) {
       if (!(el instanceof HTMLFormElement)) return;
       const fd = new FormData(el);
       fd.set("intent", "count");
-      fetcher.submit(fd, { method: "post" });
+      void fetcher.submit(fd, { method: "post" });
     }, 300);
   }
   useEffect(() => {

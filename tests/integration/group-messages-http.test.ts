@@ -1,7 +1,7 @@
 // Group message pages over HTTP (JS off: real form posts): each step with bad input, 404 for other
 // businesses' drafts, groups and messages, double submission -> one message, nothing charged on error.
 import { describe, expect, it } from "vitest";
-import { createAccount, createBusiness } from "../support/factories";
+import { createAccount } from "../support/factories";
 import { seedMembers } from "../support/pipeline";
 import { pageText, useTestApp } from "../support/server";
 

@@ -160,7 +160,7 @@ function toProviderMessage(m: TwilioMessageLike): ProviderMessage {
     providerId: m.sid,
     status: m.status,
     state: deliveryState(m.status),
-    errorCode: m.errorCode === null || m.errorCode === undefined ? null : String(m.errorCode),
+    errorCode: typeof m.errorCode === "number" || typeof m.errorCode === "string" ? String(m.errorCode) : null,
     from: typeof m.from === "string" ? m.from : "",
     to: typeof m.to === "string" ? m.to : "",
     body: typeof m.body === "string" ? m.body : "",
