@@ -102,7 +102,7 @@ export async function createApp(env: Record<string, string | undefined> = proces
     const pathname = q < 0 ? req.url : req.url?.slice(0, q);
     const handler = pathname ? WEBHOOKS[pathname] : undefined;
     if (!handler || req.method !== "POST") return false;
-    readNodeWebhook(req, res)
+    void readNodeWebhook(req, res)
       .then((raw) => handler(raw, deps))
       .catch((error: unknown) => {
         console.error("webhook failed:", error);
