@@ -16,6 +16,7 @@ import * as m20261123000000 from "./20261123000000_inbound_waiting_idx";
 import * as m20261123001000 from "./20261123001000_number_pace";
 import * as m20261123002000 from "./20261123002000_inbound_attempts";
 import * as m20261124000000 from "./20261124000000_message_campaign";
+import * as m20261125000000 from "./20261125000000_conversations_snoozed_idx";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   "20261123001000_number_pace": m20261123001000,
   "20261123002000_inbound_attempts": m20261123002000,
   "20261124000000_message_campaign": m20261124000000,
+  "20261125000000_conversations_snoozed_idx": m20261125000000,
 };

@@ -3,7 +3,9 @@
 // One conversation per member (conversations, unique per business and member). Its `state`:
 //   UNREAD   active, with texts nobody has read (unread_count of them)
 //   READ     active, read
-//   SNOOZED  hidden until snoozed_until; then it wakes as UNREAD (a read-time check, wakeSnoozed)
+//   SNOOZED  hidden until snoozed_until; from then on it reads as UNREAD everywhere (lists, tab counts
+//            and unread totals compute that in SQL: effectiveState, isUnreadNow), and the worker's
+//            periodic step wakeDueSnoozed writes the change for real. Reading never writes.
 //   INACTIVE cleared; it stays out of the inbox until the member's next text
 // Inbound processing sets UNREAD on every conversation text from a member, whatever the state was
 // (so a snoozed or cleared conversation comes back active and unread when the member texts).
@@ -95,8 +97,60 @@ export const formatThreadCursor = (c: ThreadCursor) => `${c.inBefore ?? "-"}~${c
 // ---------------------------------------------------------------------------------------------
 // State changes
 
-/** Wakes the business's snoozed conversations whose time has passed: they come back ACTIVE and UNREAD. */
-export async function wakeSnoozed(db: Db, businessId: number, now: Date): Promise<number> {
+// ---------------------------------------------------------------------------------------------
+// Snooze: a snoozed conversation whose time has come reads as UNREAD (with at least one unread text)
+// without anything being written; the worker wakes it for real.
+
+/** The conversation (`c`) is snoozed and its time has come. */
+export function isDueSnoozed(eb: ConversationEb, now: Date) {
+  return eb.and([eb("c.state", "=", "SNOOZED"), eb("c.snoozed_until", "<=", now.toISOString())]);
+}
+
+/** The conversation reads as unread now: UNREAD, or snoozed until a time that has passed. */
+export function isUnreadNow(eb: ConversationEb, now: Date) {
+  return eb.or([eb("c.state", "=", "UNREAD"), isDueSnoozed(eb, now)]);
+}
+
+/** The state a reader sees (select it with .as()). */
+export function effectiveState(eb: ConversationEb, now: Date) {
+  return eb.case().when(isDueSnoozed(eb, now)).then(sql.lit("UNREAD")).else(eb.ref("c.state")).end().$castTo<ConversationState>();
+}
+
+/** The unread count a reader sees: a woken conversation counts at least one unread text. */
+export function effectiveUnreadCount(eb: ConversationEb, now: Date) {
+  return eb
+    .case()
+    .when(eb.and([isDueSnoozed(eb, now), eb("c.unread_count", "<", 1)]))
+    .then(sql.lit(1))
+    .else(eb.ref("c.unread_count"))
+    .end()
+    .$castTo<number>();
+}
+
+/** The same rule for one row already read. */
+export function effectiveConversation<T extends { state: ConversationState; unread_count: number | string; snoozed_until: string | null }>(row: T, now: Date): T {
+  if (row.state !== "SNOOZED" || row.snoozed_until === null || row.snoozed_until > now.toISOString()) return row;
+  return { ...row, state: "UNREAD", unread_count: Math.max(1, Number(row.unread_count)) };
+}
+
+/** Most conversations one wakeDueSnoozed call writes (the worker calls again while there are more). */
+export const WAKE_BATCH = 500;
+
+/**
+ * Wakes snoozed conversations whose time has come: UNREAD again, with at least one unread text. The
+ * worker calls it periodically for every business; an action may narrow it to one business or member
+ * before changing a conversation. Returns how many it woke (at most `limit`).
+ */
+export async function wakeDueSnoozed(db: Db, now: Date, scope: { businessId?: number; memberId?: number; limit?: number } = {}): Promise<number> {
+  const at = now.toISOString();
+  let due = db
+    .selectFrom("conversations")
+    .select("id")
+    .where("state", "=", "SNOOZED")
+    .where("snoozed_until", "<=", at);
+  if (scope.businessId !== undefined) due = due.where("business_id", "=", scope.businessId);
+  if (scope.memberId !== undefined) due = due.where("member_id", "=", scope.memberId);
+  due = due.orderBy("snoozed_until").orderBy("id").limit(Math.max(1, scope.limit ?? WAKE_BATCH));
   const res = await db
     .updateTable("conversations")
     .set((eb) => ({
@@ -104,9 +158,10 @@ export async function wakeSnoozed(db: Db, businessId: number, now: Date): Promis
       snoozed_until: null,
       unread_count: eb.case().when("unread_count", "<", 1).then(1).else(eb.ref("unread_count")).end(),
     }))
-    .where("business_id", "=", businessId)
+    .where("id", "in", due)
+    // Checked again here: a text that arrived in between has already made it UNREAD.
     .where("state", "=", "SNOOZED")
-    .where("snoozed_until", "<=", now.toISOString())
+    .where("snoozed_until", "<=", at)
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
@@ -131,13 +186,12 @@ async function conversationOf(db: Db, businessId: number, memberId: number) {
 /** Opening a thread reads it: an UNREAD conversation (or a snoozed one whose time passed) becomes READ. */
 export async function openThread(db: Db, businessId: number, memberId: number, now: Date): Promise<void> {
   await requireMember(db, businessId, memberId);
-  await wakeSnoozed(db, businessId, now);
   await db
-    .updateTable("conversations")
-    .set({ state: "READ", unread_count: 0, read_at: now.toISOString() })
-    .where("business_id", "=", businessId)
-    .where("member_id", "=", memberId)
-    .where("state", "=", "UNREAD")
+    .updateTable("conversations as c")
+    .set({ state: "READ", unread_count: 0, read_at: now.toISOString(), snoozed_until: null })
+    .where("c.business_id", "=", businessId)
+    .where("c.member_id", "=", memberId)
+    .where((eb) => isUnreadNow(eb, now))
     .execute();
 }
 
@@ -155,7 +209,7 @@ export async function changeConversation(db: Db, businessId: number, memberId: n
     if (change.until.getTime() > now.getTime() + 366 * 86400_000) throw new AppError("BR025", undefined, { field: "until" });
   }
   return db.transaction().execute(async (trx) => {
-    await wakeSnoozed(trx, businessId, now);
+    await wakeDueSnoozed(trx, now, { businessId, memberId });
     const conv = await conversationOf(trx, businessId, memberId);
     if (!conv) throw new AppError("NF001", undefined, { status: 404 });
     const at = now.toISOString();
@@ -286,29 +340,31 @@ export function displayName(m: { full_name: string | null; first_name: string | 
   return (m.full_name?.trim() || m.first_name?.trim() || "").slice(0, 200);
 }
 
-function statesOf(tab: InboxTab): ConversationState[] {
+/** Which conversations a tab shows, by the state a reader sees now (a due snooze counts as unread). */
+function inTab(eb: ConversationEb, tab: InboxTab, now: Date) {
+  const stillSnoozed = eb.and([eb("c.state", "=", "SNOOZED"), eb.or([eb("c.snoozed_until", "is", null), eb("c.snoozed_until", ">", now.toISOString())])]);
   switch (tab) {
     case "unread":
-      return ["UNREAD"];
+      return isUnreadNow(eb, now);
     case "read":
-      return ["READ"];
+      return eb("c.state", "=", "READ");
     case "snoozed":
-      return ["SNOOZED"];
+      return stillSnoozed;
     default:
-      return ["UNREAD", "READ"];
+      return eb.or([eb("c.state", "in", ["UNREAD", "READ"]), isDueSnoozed(eb, now)]);
   }
 }
 
 /** Conversations per tab, for the tab labels (each capped at TAB_COUNT_CAP + 1). */
-export async function inboxCounts(db: Db, businessId: number): Promise<Record<InboxTab, number>> {
-  const capped = async (state: ConversationState) => {
+export async function inboxCounts(db: Db, businessId: number, now: Date): Promise<Record<InboxTab, number>> {
+  const capped = async (tab: InboxTab) => {
     const r = await db
       .selectFrom((eb) =>
         eb
-          .selectFrom("conversations")
-          .select("id")
-          .where("business_id", "=", businessId)
-          .where("state", "=", state)
+          .selectFrom("conversations as c")
+          .select("c.id")
+          .where("c.business_id", "=", businessId)
+          .where((c) => inTab(c, tab, now))
           .limit(TAB_COUNT_CAP + 1)
           .as("x"),
       )
@@ -316,7 +372,7 @@ export async function inboxCounts(db: Db, businessId: number): Promise<Record<In
       .executeTakeFirst();
     return Number(r?.n ?? 0);
   };
-  const [unread, read, snoozed] = await Promise.all([capped("UNREAD"), capped("READ"), capped("SNOOZED")]);
+  const [unread, read, snoozed] = await Promise.all([capped("unread"), capped("read"), capped("snoozed")]);
   return { unread, read, active: Math.min(unread + read, TAB_COUNT_CAP + 1), snoozed };
 }
 
@@ -327,17 +383,15 @@ export async function listInbox(
   opts: { tab: InboxTab; before?: InboxCursor | null; limit?: number },
   now: Date,
 ): Promise<InboxPage> {
-  await wakeSnoozed(db, businessId, now);
   const limit = Math.min(Math.max(opts.limit ?? INBOX_PAGE, 1), 100);
-  const states = statesOf(opts.tab);
   let q = db
     .selectFrom("conversations as c")
     .innerJoin("members as m", "m.id", "c.member_id")
     .select([
       "c.id",
       "c.member_id",
-      "c.state",
-      "c.unread_count",
+      (eb) => effectiveState(eb, now).as("state"),
+      (eb) => effectiveUnreadCount(eb, now).as("unread_count"),
       "c.last_message_at",
       "c.snoozed_until",
       "m.full_name",
@@ -349,8 +403,8 @@ export async function listInbox(
       (eb) => latestOutbound(eb, "body").as("out_body"),
       (eb) => latestOutbound(eb, "created_at").as("out_at"),
     ])
-    .where("c.business_id", "=", businessId);
-  q = states.length === 1 ? q.where("c.state", "=", states[0]) : q.where("c.state", "in", states);
+    .where("c.business_id", "=", businessId)
+    .where((eb) => inTab(eb, opts.tab, now));
   const before = opts.before;
   if (before) {
     q = q.where((eb) =>
@@ -360,7 +414,7 @@ export async function listInbox(
   const rows = await q.orderBy("c.last_message_at", "desc").orderBy("c.id", "desc").limit(limit + 1).execute();
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const counts = await inboxCounts(db, businessId);
+  const counts = await inboxCounts(db, businessId, now);
   return {
     rows: page.map((r) => {
       const outNewer = r.out_at != null && (r.in_at == null || String(r.out_at) > String(r.in_at));
@@ -460,7 +514,6 @@ export async function getThread(
   now: Date,
 ): Promise<Thread> {
   const member = await requireMember(db, businessId, memberId);
-  await wakeSnoozed(db, businessId, now);
   const limit = Math.min(Math.max(opts.limit ?? THREAD_PAGE, 1), 200);
   const c = opts.before ?? null;
 
@@ -477,11 +530,12 @@ export async function getThread(
     .where("o.business_id", "=", businessId)
     .where("o.member_id", "=", member.id);
   if (c?.outBefore != null) outQ = outQ.where("o.id", "<", c.outBefore);
-  const [ins, outs, conv] = await Promise.all([
+  const [ins, outs, stored] = await Promise.all([
     inQ.orderBy("id", "desc").limit(limit + 1).execute(),
     outQ.orderBy("o.id", "desc").limit(limit + 1).execute(),
     conversationOf(db, businessId, member.id),
   ]);
+  const conv = stored ? effectiveConversation(stored, now) : undefined;
   type Keyed = ThreadItem & { k: SortKey };
   const all: Keyed[] = [
     ...ins.map((r): Keyed => ({
@@ -529,25 +583,23 @@ export async function getThread(
 
 /** Unread texts across the business's conversations (the home tile, UNREADMESSAGESTOTAL). */
 export async function unreadTotal(db: Db, businessId: number, now: Date): Promise<number> {
-  await wakeSnoozed(db, businessId, now);
   const r = await db
-    .selectFrom("conversations")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("unread_count"), eb.lit(0)).as("n"))
-    .where("business_id", "=", businessId)
-    .where("state", "=", "UNREAD")
+    .selectFrom("conversations as c")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(effectiveUnreadCount(eb, now)), eb.lit(0)).as("n"))
+    .where("c.business_id", "=", businessId)
+    .where((eb) => isUnreadNow(eb, now))
     .executeTakeFirst();
   return Number(r?.n ?? 0);
 }
 
 /** Unread texts from one member (UNREADMESSAGESSUBSCRIBERTOTAL); 0 for another business's member. */
 export async function unreadForMember(db: Db, businessId: number, memberId: number, now: Date): Promise<number> {
-  await wakeSnoozed(db, businessId, now);
   const r = await db
-    .selectFrom("conversations")
-    .select("unread_count")
-    .where("business_id", "=", businessId)
-    .where("member_id", "=", memberId)
-    .where("state", "=", "UNREAD")
+    .selectFrom("conversations as c")
+    .select((eb) => effectiveUnreadCount(eb, now).as("unread_count"))
+    .where("c.business_id", "=", businessId)
+    .where("c.member_id", "=", memberId)
+    .where((eb) => isUnreadNow(eb, now))
     .executeTakeFirst();
   return Number(r?.unread_count ?? 0);
 }

@@ -1,7 +1,7 @@
 // §3 unread message summaries for /api/directmessages?filter=UNREAD and the home feed: one per unread
 // conversation, newest first, with the member's latest text.
 import type { Database } from "#db/index";
-import { displayName, latestInbound, wakeSnoozed } from "~/domain/conversations/conversations.server";
+import { displayName, isUnreadNow, latestInbound } from "~/domain/conversations/conversations.server";
 
 export interface UnreadMessageSummary {
   fullName: string;
@@ -17,7 +17,6 @@ export const UNREAD_LIST_MAX = 50;
 
 /** The business's unread direct messages, newest first (at most UNREAD_LIST_MAX). */
 export async function getUnreadMessages(db: Database, businessId: number, now: Date): Promise<UnreadMessageSummary[]> {
-  await wakeSnoozed(db, businessId, now);
   const rows = await db
     .selectFrom("conversations as c")
     .innerJoin("members as m", "m.id", "c.member_id")
@@ -31,7 +30,7 @@ export async function getUnreadMessages(db: Database, businessId: number, now: D
       (eb) => latestInbound(eb, "received_at").as("received_at"),
     ])
     .where("c.business_id", "=", businessId)
-    .where("c.state", "=", "UNREAD")
+    .where((eb) => isUnreadNow(eb, now))
     .orderBy("c.last_message_at", "desc")
     .orderBy("c.id", "desc")
     .limit(UNREAD_LIST_MAX)
