@@ -9,7 +9,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["build/**", ".react-router/**", "node_modules/**", "test-results/**", "playwright-report/**", "data/**", "public/**"],
+    ignores: ["build/**", "build.lock/**", ".react-router/**", "node_modules/**", "test-results/**", "playwright-report/**", "data/**", "public/**"],
   },
   {
     linterOptions: { reportUnusedDisableDirectives: "error" },

@@ -6,7 +6,7 @@ import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useActionData } from "react-router";
 import { setToast } from "remix-toast/middleware";
 import type { Route } from "./+types/invitemember";
-import { AppForm, Field, FormErrors, type FieldMeta } from "~/components/form";
+import { AppForm, Field, FormErrors } from "~/components/form";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, PageHeader, Panel } from "~/components/ui";
 import { listAttributes } from "~/domain/members/attributes.server";
