@@ -1,7 +1,9 @@
-// `npm test`: every suite, then one plain closing line "N passed, N failed" (", N skipped" when any).
-// (a) vitest: unit and integration suites on SQLite and PostgreSQL; (b) Playwright: the e2e specs with
-// JavaScript on and off. Each runner's own output streams through; the counts come from their JSON reports.
-// Exits non-zero when anything failed, a runner crashed, or no test ran at all.
+// `npm test`: every check and suite, then one plain closing line "N passed, N failed" (", N skipped" when any).
+// (a) static checks, each counted as one test: the type check (`npm run typecheck`), the linter (`npm run lint`)
+// and the dependency-direction check (`npm run depcheck`); (b) vitest: unit and integration suites on SQLite and
+// PostgreSQL; (c) Playwright: the e2e specs with JavaScript on and off. Each tool's own output streams through;
+// the suites' counts come from their JSON reports. Exits non-zero when anything failed, a runner crashed, or no
+// test ran at all.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -21,6 +23,28 @@ function run(label, command, args, env = {}) {
   if (result.error) console.error(`${label}: could not start: ${result.error.message}`);
   console.log(`\n${label} finished in ${seconds} s (exit ${result.status ?? result.signal})`);
   return result.status ?? 1;
+}
+
+/** The static checks: each is one passed test when its command exits 0, one failed test otherwise. */
+const STATIC_CHECKS = [
+  { label: "Type check (npm run typecheck)", script: "typecheck" },
+  { label: "Lint (npm run lint)", script: "lint" },
+  { label: "Dependency direction (npm run depcheck)", script: "depcheck" },
+];
+
+function staticChecks() {
+  const counts = { passed: 0, failed: 0, skipped: 0, note: "" };
+  const failedNames = [];
+  for (const check of STATIC_CHECKS) {
+    const status = run(check.label, "npm", ["run", "--silent", check.script]);
+    if (status === 0) counts.passed++;
+    else {
+      counts.failed++;
+      failedNames.push(check.script);
+    }
+  }
+  if (failedNames.length) counts.note = `failed: ${failedNames.join(", ")} (their output is above)`;
+  return counts;
 }
 
 function readJson(file) {
@@ -100,10 +124,12 @@ async function main() {
   fs.mkdirSync(OUT, { recursive: true });
   for (const f of [VITEST_JSON, PLAYWRIGHT_JSON]) fs.rmSync(f, { force: true });
 
+  const s = staticChecks();
+
   const pgError = await postgresReachable(process.env.TEST_DATABASE_URL);
   if (pgError) {
     console.error(`PostgreSQL is required (TEST_DATABASE_URL=${process.env.TEST_DATABASE_URL}) and is not reachable: ${pgError}`);
-    console.log(line({ passed: 0, failed: 1, skipped: 0 }));
+    console.log(line({ passed: s.passed, failed: s.failed + 1, skipped: 0 }));
     process.exit(1);
   }
 
@@ -112,8 +138,9 @@ async function main() {
   const playwrightStatus = run("End-to-end tests (Playwright, JavaScript on and off)", bin("playwright"), ["test"], { TC_E2E_JSON: PLAYWRIGHT_JSON });
   const p = playwrightCounts(playwrightStatus);
 
-  const total = { passed: v.passed + p.passed, failed: v.failed + p.failed, skipped: v.skipped + p.skipped };
+  const total = { passed: s.passed + v.passed + p.passed, failed: s.failed + v.failed + p.failed, skipped: v.skipped + p.skipped };
   console.log("\n=== Summary ===");
+  console.log(`checks:     ${line(s)}${s.note ? `  (${s.note})` : ""}`);
   console.log(`vitest:     ${line(v)}${v.note ? `  (${v.note})` : ""}`);
   console.log(`playwright: ${line(p)}${p.note ? `  (${p.note})` : ""}`);
   if (total.passed + total.failed === 0) console.log("No test ran: that counts as a failure.");
