@@ -74,7 +74,7 @@ interface RouteHandle {
   descriptionKey?: string;
 }
 
-/** §2: each page's title and description come from its route's handle, or the defaults. */
+/** Each page's title and description come from its route's handle, or the defaults. */
 function PageMeta() {
   const { t } = useTranslation();
   const matches = useMatches();

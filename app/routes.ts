@@ -1,4 +1,4 @@
-// Every URL of the app in one list (§2). Pages behind login sit under the _app layout.
+// Every URL of the app in one list. Pages behind login sit under the _app layout.
 import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
 
 export default [
@@ -9,7 +9,7 @@ export default [
     route("directmessages", "routes/directmessages.tsx"),
     route("member/messages", "routes/member.messages.tsx"),
     route("newdirectmessage", "routes/newdirectmessage.tsx"),
-    // groups (task H)
+    // groups
     route("groups", "routes/groups.tsx"),
     route("contactgroup/:id", "routes/contactgroup.$id.tsx"),
     route("smartgroup/:id", "routes/smartgroup.$id.tsx"),
@@ -17,15 +17,15 @@ export default [
     route("mycommunity/import", "routes/mycommunity.import.tsx"),
     route("mycommunity/import/:jobId", "routes/mycommunity.import.$jobId.tsx"),
     route("mycommunity/export", "routes/mycommunity.export.ts"),
-    // community (task G)
+    // community
     route("mycommunity", "routes/mycommunity.tsx"),
     route("memberinfo", "routes/memberinfo.tsx"),
     route("memberinfo/:id", "routes/memberinfo.tsx", { id: "memberinfo-id" }),
     route("invitemember", "routes/invitemember.tsx"),
     route("memberattributes", "routes/memberattributes.tsx"),
     route("myaccount", "routes/myaccount.tsx"),
-    route("manageteam", "routes/manageteam.tsx"), // Administrator only (§6)
-    // group messages (task J)
+    route("manageteam", "routes/manageteam.tsx"), // Administrator only
+    // group messages
     route("newgroupmessage", "routes/newgroupmessage.tsx"),
     route("newgroupmessage/schedule", "routes/newgroupmessage.schedule.tsx"),
     route("newgroupmessage/preview", "routes/newgroupmessage.preview.tsx"),
@@ -40,8 +40,8 @@ export default [
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
     // --- public pages (add new ones here) ---
-    route("join/:slug", "routes/join.$slug.tsx"), // web sign-up (task H)
-    route("myinfo/:ref", "routes/myinfo.$ref.tsx"), // member form (task G)
+    route("join/:slug", "routes/join.$slug.tsx"), // web sign-up
+    route("myinfo/:ref", "routes/myinfo.$ref.tsx"), // member form
     route("adminaccess/:token", "routes/adminaccess.$token.tsx"),
     route("signup", "routes/signup.tsx"),
     route("signup/verify", "routes/signup.verify.tsx"),

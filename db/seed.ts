@@ -70,7 +70,7 @@ export async function seedDemo(db: Database, now: Date, app: SeedApp): Promise<{
   return { email: DEMO.email, password: DEMO.password };
 }
 
-/** Demo community (task G): a mix of subscribed, invited and opted-out members and two custom attributes. */
+/** Demo community: a mix of subscribed, invited and opted-out members and two custom attributes. */
 export const DEMO_MEMBERS = [
   { phone: "+447400900201", first: "Amelia", full: "Amelia Hart", status: "SUBSCRIBED", drink: "Flat white", visits: 12 },
   { phone: "+447400900202", first: "Oliver", full: "Oliver Grant", status: "SUBSCRIBED", drink: "Tea", visits: 4 },
@@ -132,7 +132,7 @@ async function seedDemoMembers(db: Database, businessId: number, now: Date): Pro
   }
 }
 
-/** Demo conversations (task I): Amelia's question waits unread; Oliver's thanks was read and answered. */
+/** Demo conversations: Amelia's question waits unread; Oliver's thanks was read and answered. */
 async function seedDemoConversations(db: Database, businessId: number, now: Date): Promise<void> {
   const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
   const member = async (phone: string) =>

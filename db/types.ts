@@ -226,7 +226,7 @@ export interface DB extends PipelineTables, GroupTables, AttributeTables {
   group_message_drafts: GroupMessageDraftsTable;
 }
 
-// ---- Group message drafts (task J: the Compose, Schedule, Preview steps) ----
+// ---- Group message drafts (the Compose, Schedule, Preview steps) ----
 
 export interface GroupMessageDraftsTable {
   id: Generated<number>;
@@ -414,7 +414,7 @@ export interface GroupTables {
 
 export type Group = Selectable<GroupsTable>;
 
-// ---- Member attributes (community, task G) ----
+// ---- Member attributes (community) ----
 
 export type AttributeType = "TEXT" | "NUMBER" | "DATE" | "TIME" | "BIRTHDAY" | "NOTE" | "LIST";
 

@@ -1,5 +1,5 @@
 // `npm run admin:access -- owner@demo.textcircle.test`: prints a single-use admin-access link (valid
-// for 10 minutes) that signs a Textcircle administrator in as that customer (§2, §6). Uses the same
+// for 10 minutes) that signs a Textcircle administrator in as that customer. Uses the same
 // configuration as the server (DATABASE_URL, PUBLIC_URL, PORT) and the app's TypeScript through tsx.
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -53,13 +53,13 @@ export async function createApp(env: Record<string, string | undefined> = proces
   app.disable("x-powered-by");
   app.set("trust proxy", "loopback");
   app.use((req, res, next) => {
-    // §7: every response carries the app version so the browser can detect a stale bundle.
+    // Every response carries the app version so the browser can detect a stale bundle.
     res.setHeader("X-App-Version", config.appVersion);
     // The client address for rate limits; never trust one the client sent itself.
     req.headers["x-client-ip"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     // Refuse oversized bodies before anything reads them.
     const length = Number(req.headers["content-length"] ?? 0);
-    // The member CSV import takes files up to 10 MB (task H); a bigger one goes back to the form with a clear error.
+    // The member CSV import takes files up to 10 MB; a bigger one goes back to the form with a clear error.
     if (req.path === "/mycommunity/import" && req.method === "POST") {
       if (length > IMPORT_MAX_BODY_BYTES) {
         res.redirect(303, "/mycommunity/import?error=tooBig");

@@ -1,4 +1,4 @@
-// §2 admin-access banner (rendered by root.tsx as a plain form posting to /logout?admin=1): with
+// Admin-access banner (rendered by root.tsx as a plain form posting to /logout?admin=1): with
 // JavaScript, the sign-out happens in the background and then the window closes. A window the
 // script did not open may refuse to close; the browser then goes to the login page as without JS.
 import { useEffect } from "react";

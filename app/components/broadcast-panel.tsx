@@ -1,4 +1,4 @@
-// The BROADCASTMESSAGE feed panel (§2 Feed panels, §4 feed statuses, §9): a group message sending
+// The BROADCASTMESSAGE feed panel: a group message sending
 // soon (with its member count), sent (with the total sent) or failed (with the reason); the text is
 // cut at 70 characters. Choosing it opens /groupmessages for that group.
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-// §2 community panel: members in total and the period's joins and opt-outs; polls every 9 s. With no
+// Community panel: members in total and the period's joins and opt-outs; polls every 9 s. With no
 // members yet it invites the owner to share the join keyword.
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";

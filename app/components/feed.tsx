@@ -1,5 +1,5 @@
-// §2 feed panels on the home screen: quick-start help (with Hide), information notices, unread
-// messages, and a plain card for the activity types that later features add. §9 display rules:
+// Feed panels on the home screen: quick-start help (with Hide), information notices, unread
+// messages, and a plain card for the activity types that later features add. Display rules:
 // message text cut at 70 characters, dates as "21 November, 14:05" in UK time.
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";

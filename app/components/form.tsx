@@ -77,7 +77,7 @@ export function Field({
   );
 }
 
-/** Errors that belong to the whole form (conform's form.errors), e.g. a §8 code from the server. */
+/** Errors that belong to the whole form (conform's form.errors), e.g. an error code from the server. */
 export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
   const { t } = useTranslation();
   if (!errors?.length) return null;

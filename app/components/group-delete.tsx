@@ -1,10 +1,10 @@
-// The delete-group form shared by the list and smart group pages (§5: deleting a group with pending
+// The delete-group form shared by the list and smart group pages (deleting a group with pending
 // messages warns that they will not be sent; the hidden confirm makes the next press delete them).
 import { useTranslation } from "react-i18next";
 import { AppForm } from "~/components/form";
 import { Banner, Button } from "~/components/ui";
 
-/** Delete, with the §5 warning when messages to the group have not gone yet. */
+/** Delete, with the warning when messages to the group have not gone yet. */
 export function DeleteGroup({ pending, confirm }: { pending: number; confirm: boolean }) {
   const { t } = useTranslation();
   return (

@@ -1,7 +1,7 @@
-// §3 merge-tag picker for every message editor. Without JavaScript it is a plain list of the tags to
+// Merge-tag picker for every message editor. Without JavaScript it is a plain list of the tags to
 // type ({{firstName}} …); with JavaScript each tag becomes a button that inserts it at the cursor in
 // the textarea named by `textareaId` (and fires an input event so counters and previews update).
-// Custom attributes come from the page (G's listAttributes gives key and name).
+// Custom attributes come from the page (listAttributes gives key and name).
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CUSTOM_PREFIX, MERGE_TAG_CATALOGUE } from "~/domain/messaging/merge";

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
-/** §2: while the browser is offline a banner replaces the content. Server HTML always shows the content. */
+/** While the browser is offline a banner replaces the content. Server HTML always shows the content. */
 export function OfflineBanner({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const [online, setOnline] = useState(true);

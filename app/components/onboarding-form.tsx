@@ -1,4 +1,4 @@
-// The "Get my number" form of onboarding (§2): posts to /welcome, shows a form-level §8 error
+// The "Get my number" form of onboarding: posts to /welcome, shows a form-level error
 // (BR007) from the server, and is disabled while the request runs so it is not sent twice.
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "react-i18next";

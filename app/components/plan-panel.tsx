@@ -1,4 +1,4 @@
-// §2 plan panel and §9 meters/notifications: a trial shows its credits (remaining/50) and days left, a
+// Plan panel and meters/notifications: a trial shows its credits (remaining/50) and days left, a
 // monthly plan its allowance used. The notification banner leads to /subscription. Polls every 6 s.
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
@@ -14,7 +14,7 @@ function isNotification(v: unknown): v is PlanNotification {
   return typeof v === "string" && (NOTIFICATIONS as readonly string[]).includes(v);
 }
 
-/** Rebuilds the plan view from the §7 API answers (message allowance, stats, account status). */
+/** Rebuilds the plan view from the API answers (message allowance, stats, account status). */
 export async function loadPlan(current: PlanView, signal: AbortSignal): Promise<PlanView> {
   const now = new Date();
   const monthly = current.kind === "monthly";

@@ -1,4 +1,4 @@
-// The live segment and credit counter under the group-message text (§9): characters of 1,600, texts
+// The live segment and credit counter under the group-message text: characters of 1,600, texts
 // per member, an estimate of the credits for the chosen group, and the characters that force UCS-2
 // (70 characters a text instead of 160), highlighted. Pure: counts in the browser as you type
 // (segments.ts), and the same numbers are rendered on the server, so it also reads without JavaScript.

@@ -1,4 +1,4 @@
-// §8 notifications: top-centre; success and info hide after 5000 ms, errors stay until closed; an
+// Notifications: top-centre; success and info hide after 5000 ms, errors stay until closed; an
 // identical notification (same type and text) is not stacked while shown; at most 20 at once.
 // The server renders the current toast into the page, so it is seen with JavaScript off too.
 import { useEffect, useRef, useState } from "react";
@@ -14,7 +14,7 @@ export interface ToastItem {
 export const TOAST_TIMEOUT_MS = 5000;
 export const TOAST_MAX = 20;
 
-/** Adds a toast to a list, applying the §8 rules. Pure, so it is unit-tested. */
+/** Adds a toast to a list, applying the notification rules. Pure, so it is unit-tested. */
 export function addToast<T extends ToastItem & { id: number }>(list: T[], toast: T): T[] {
   if (list.some((t) => t.type === toast.type && t.message === toast.message && t.description === toast.description)) return list;
   const next = [...list, toast];

@@ -1,4 +1,4 @@
-// §7 polling for whole pages (DM inbox and threads): re-run the route's loaders every `intervalMs`
+// Polling for whole pages (DM inbox and threads): re-run the route's loaders every `intervalMs`
 // with JavaScript on, only while the tab is visible and the browser online, and never while a form
 // is being submitted. With JavaScript off a refresh shows the same.
 import { useEffect } from "react";

@@ -1,4 +1,4 @@
-// The /api/ toolkit (§7, §8): authentication for JSON clients, the error envelope, JSON bodies and
+// The /api/ toolkit: authentication for JSON clients, the error envelope, JSON bodies and
 // queries validated with zod, and a handler wrapper that never lets an error escape as HTML or a stack.
 //
 //   const handler = apiHandler({
@@ -10,7 +10,7 @@
 //   export const loader = handler;     // GET and HEAD
 //   export const action = handler;     // every other method (answered 405 unless listed)
 //
-// A method that needs a permission (§6) declares it; the wrapper signs the caller in, answers 403 FB001
+// A method that needs a permission declares it; the wrapper signs the caller in, answers 403 FB001
 // when their role lacks it, and hands the handler the user:
 //   apiHandler({ PUT: { permission: "settings:manage", handler: async ({ user, request }) => … } })
 import type { RouterContextProvider } from "react-router";
@@ -63,7 +63,7 @@ export function apiNoContent(headers?: HeadersInit): Response {
 }
 
 /**
- * The §8 envelope as a Response: `throw apiError("BR025")`. The status defaults to the code's own
+ * The error envelope as a Response: `throw apiError("BR025")`. The status defaults to the code's own
  * (httpStatusFor); `statuses` lists one entry per problem when there are several.
  */
 export function apiError(code: string, data?: ErrorData | null, status?: number, options: { headers?: HeadersInit; statuses?: ErrorStatus[] } = {}): Response {
@@ -80,7 +80,7 @@ export function badRequest(fields: string[] = []): Response {
 /**
  * The signed-in user for an /api/ call, from `Authorization: Bearer <token>` or the session cookie.
  * Nothing sent: 401 UA002. Something sent that is not a live session: 401 UA001, and the session
- * cookie is cleared (§4: on 401 any stored token is removed).
+ * cookie is cleared (on 401 any stored token is removed).
  */
 export async function requireApiUser(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionUser> {
   const sent = request.headers.has("Authorization") || readCookie(request, SESSION_COOKIE) !== null;

@@ -50,7 +50,7 @@ export async function endWebSession(context: Readonly<RouterContextProvider>, re
 
 /**
  * Middleware for pages behind login: no valid session sends the browser to /login (and clears a
- * stale cookie, §4 "on HTTP 401 any stored token is removed").
+ * stale cookie, "on HTTP 401 any stored token is removed").
  */
 export const requireUserMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const user = await getSessionUser(request, context);

@@ -1,4 +1,4 @@
-// The §8 error catalogue. Shared by server and browser: codes, their HTTP status, and the envelope.
+// The error catalogue. Shared by server and browser: codes, their HTTP status, and the envelope.
 
 /** Codes with a message of their own (see locales errors.json). */
 export const ERROR_CODES = [
@@ -8,7 +8,7 @@ export const ERROR_CODES = [
   "BR049", "BR050", "UA001", "UA002", "UA003", "UA004", "UA005", "FB001", "NF002", "NF003",
 ] as const;
 
-/** Codes that show the generic message (§8). */
+/** Codes that show the generic message. */
 export const GENERIC_CODES = [
   "SE001", "BR001", "BR002", "BR003", "BR004", "BR009", "BR016", "BR024", "BR029", "BR030", "BR032",
   "BR035", "BR037", "BR046", "BR047", "BR048", "NF001",
@@ -22,14 +22,14 @@ export interface ErrorStatus {
   data?: ErrorData;
 }
 
-/** The §8 envelope: responseCode, data and errorStatuses. */
+/** The error envelope: responseCode, data and errorStatuses. */
 export interface ErrorEnvelope {
   responseCode: string;
   data: ErrorData | null;
   errorStatuses: ErrorStatus[];
 }
 
-/** A business-rule failure the user should see, carrying a §8 code and placeholder data. */
+/** A business-rule failure the user should see, carrying an error code and placeholder data. */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly data: ErrorData | undefined;
@@ -65,7 +65,7 @@ export function envelope(code: string, data?: ErrorData | null, statuses?: Error
 
 const KNOWN = new Set<string>(ERROR_CODES);
 
-/** The i18n key for a code: its own message, or the generic one (§8), never a raw code. */
+/** The i18n key for a code: its own message, or the generic one, never a raw code. */
 export function errorKey(code: string | undefined | null): string {
   if (!code) return "errors.unknown";
   return KNOWN.has(code) ? `errors.${code}` : "errors.generic";

@@ -7,7 +7,7 @@ interface Replyable {
   reply(options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[]; resetForm?: boolean }): SubmissionResult<string[]>;
 }
 
-/** A §8 error as a form message; placeholder data travels as "key|{json}" (see translateError). */
+/** An error as a form message; placeholder data travels as "key|{json}" (see translateError). */
 export function errorMessage(error: AppError): string {
   const key = errorKey(error.code);
   return error.data ? `${key}|${JSON.stringify(error.data)}` : key;

@@ -1,7 +1,7 @@
-// UK mobile numbers for people (owners, members): libphonenumber-js with mobile-only metadata, GB only (§5).
+// UK mobile numbers for people (owners, members): libphonenumber-js with mobile-only metadata, GB only.
 import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
 
-/** Only digits, plus, parentheses, hyphen and white space may be typed (§5). */
+/** Only digits, plus, parentheses, hyphen and white space may be typed. */
 export const PHONE_CHARS = /^[0-9+()\-\s]*$/;
 export const PHONE_MAX_LENGTH = 25;
 

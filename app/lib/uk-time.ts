@@ -1,5 +1,5 @@
 // UK time (Europe/London, GMT/BST) in one place: wall-clock parts and offsets, UK wall time <-> UTC
-// instants for form fields, and the display formats (§9 long date, "14:05"). Pure and browser-safe
+// instants for form fields, and the display formats (long date, "14:05"). Pure and browser-safe
 // (Intl only): used by the server, the pages and the browser's polling code.
 
 export const UK_TIME_ZONE = "Europe/London";
@@ -112,7 +112,7 @@ function cached(cache: Map<string, Intl.DateTimeFormat>, locale: string, options
   return f;
 }
 
-/** "21 November, 14:05" in UK time (§9 long date), month name in the reader's language; "" when unreadable. */
+/** "21 November, 14:05" in UK time (long date), month name in the reader's language; "" when unreadable. */
 export function formatLongDate(iso: string, locale = "en-GB"): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return "";

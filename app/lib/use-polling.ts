@@ -1,12 +1,12 @@
-// §7 polling: refresh a value from the JSON API at a fixed interval, only with JavaScript, only while
+// Polling: refresh a value from the JSON API at a fixed interval, only with JavaScript, only while
 // the browser is online and the tab is visible. The server-rendered value is shown until the first
 // answer arrives, and a failed poll keeps the last value, so nothing jumps or empties out.
 import { useEffect, useRef, useState } from "react";
 
-/** §9 request time-out. */
+/** Request time-out. */
 export const REQUEST_TIMEOUT_MS = 10_000;
 
-/** §7 intervals. */
+/** Polling intervals. */
 export const POLL = { feed: 10_000, unread: 10_000, plan: 6_000, community: 9_000, tiles: 5_000 } as const;
 
 /** GETs JSON from the app's API with the session cookie; throws on a non-2xx answer or time-out. */
@@ -19,7 +19,7 @@ export async function fetchJson<T = unknown>(url: string, signal?: AbortSignal):
   return (await res.json()) as T;
 }
 
-/** The `total` of GET /api/stats?type=… (§7 stats response). */
+/** The `total` of GET /api/stats?type=… (the stats response). */
 export async function fetchStat(type: string, signal?: AbortSignal): Promise<number> {
   const body = await fetchJson<{ total?: unknown }>(`/api/stats?type=${encodeURIComponent(type)}`, signal);
   const n = Number(body?.total);
@@ -68,7 +68,7 @@ export function usePolling<T>(load: (signal: AbortSignal) => Promise<T | undefin
         const next = await loadRef.current(controller.signal);
         if (!stopped && next !== undefined) setValue(next);
       } catch {
-        // Network errors are only logged (§8); the last value stays on screen.
+        // Network errors are only logged; the last value stays on screen.
       } finally {
         inFlight = null;
       }

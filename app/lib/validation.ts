@@ -1,5 +1,5 @@
 // Reusable zod field schemas (shared by browser and server). Messages are i18n keys; <Field> translates
-// them with the field's label ({{field}}) and any bounds. Rules from §5.
+// them with the field's label ({{field}}) and any bounds, following the form input rules.
 import { z } from "zod";
 
 export const SHORT_MAX = 40;

@@ -1,4 +1,4 @@
-// §4 app version and §7/§8 401 handling in the browser. Every response carries X-App-Version; when it
+// App version and 401 handling in the browser. Every response carries X-App-Version; when it
 // differs from the version this bundle was built for, the page reloads once (a flag remembers it);
 // if the mismatch persists the user goes to /invalid. A matching version clears the flag.
 // A 401 from the API sends the browser to /login (the server already cleared the session).

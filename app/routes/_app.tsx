@@ -1,5 +1,5 @@
-// Layout for every page behind login: the session check, the onboarding and terms gates (§2 Home,
-// §4 Onboarding), and the top bar.
+// Layout for every page behind login: the session check, the onboarding and terms gates,
+// and the top bar.
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { LocaleSwitch } from "~/components/locale-switch";
@@ -31,7 +31,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     await touchUser(db, user, now());
     return next();
   },
-  // A route's handle may require a permission (§6): a role without it gets the FB001 page (403).
+  // A route's handle may require a permission: a role without it gets the FB001 page (403).
   requireRoutePermission,
 ];
 
@@ -48,7 +48,7 @@ export default function AppLayout() {
   const location = useLocation();
   useAdminBannerClose();
   useEffect(() => {
-    // §7 usage tracking: 'view:<page title>' on each page view (only ever sent when signed in).
+    // Usage tracking: 'view:<page title>' on each page view (only ever sent when signed in).
     const title = document.title.split(" · ")[0];
     void fetch("/api/track", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: `view:${title}` }) }).catch(() => undefined);
   }, [location.pathname]);

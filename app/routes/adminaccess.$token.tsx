@@ -1,4 +1,4 @@
-// §2/§6 admin access: /adminaccess/{accessToken} signs a Textcircle administrator in as a customer.
+// Admin access: /adminaccess/{accessToken} signs a Textcircle administrator in as a customer.
 // The token is single use and expires after 10 minutes; the session carries the admin-access flag, so
 // the banner shows. A bad, used or expired token gets a clear page (403).
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-// §2 /allgroupmessages: group messages across every group, newest first, with their counts; the home
+// /allgroupmessages: group messages across every group, newest first, with their counts; the home
 // tile "pending group messages" leads here.
 import { useTranslation } from "react-i18next";
 import { useLoaderData } from "react-router";

@@ -1,4 +1,4 @@
-// §2 Groups: a list group (fixed membership). Rename it, see its members a page at a time, search
+// Groups: a list group (fixed membership). Rename it, see its members a page at a time, search
 // members to add ("edit members"), remove members, and delete the group (its pending messages are
 // deleted too, after a warning). Every action is a plain form post; it works without JavaScript.
 import { getFormProps, getInputProps } from "@conform-to/react";

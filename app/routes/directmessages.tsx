@@ -1,5 +1,5 @@
-// §2 /directmessages: the DM inbox, filtered by unread, read, active and snoozed (tabs), newest
-// activity first, keyset-paged. With JavaScript it refreshes every 10 s (§7); without, a reload does.
+// /directmessages: the DM inbox, filtered by unread, read, active and snoozed (tabs), newest
+// activity first, keyset-paged. With JavaScript it refreshes every 10 s; without, a reload does.
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Route } from "./+types/directmessages";

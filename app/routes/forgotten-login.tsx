@@ -1,4 +1,4 @@
-// §2 Forgotten login: asks for the account's email or mobile and texts a code to the account's mobile.
+// Forgotten login: asks for the account's email or mobile and texts a code to the account's mobile.
 // The answer is the same whether or not an account matches.
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

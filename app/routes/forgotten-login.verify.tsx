@@ -1,4 +1,4 @@
-// §2 "update password via verification code": the code texted by /forgotten-login plus a new password.
+// "update password via verification code": the code texted by /forgotten-login plus a new password.
 // Success clears any lockout, ends every other session, signs the person in and goes home.
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

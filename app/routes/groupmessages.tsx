@@ -1,4 +1,4 @@
-// §2 /groupmessages?groupId=…: one group's messages (scheduled, sending soon, sending, sent, failed)
+// /groupmessages?groupId=…: one group's messages (scheduled, sending soon, sending, sent, failed)
 // with their counts (members, sent, delivered, failed, replies); pending ones can be changed or deleted.
 // groupId -1 = all subscribers. Another business's group id answers 404.
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-// §2 Groups: every group with its subscribed-member count ("All subscribers" first), and creating a
+// Groups: every group with its subscribed-member count ("All subscribers" first), and creating a
 // group: choose a name and a type (list = fixed members, smart = filters). Works without JavaScript.
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

@@ -1,5 +1,5 @@
-// §2 Home: plan panel, community panel, count tiles, send buttons, live campaigns, and the feed.
-// Everything is in the server render (JavaScript off); with JavaScript the numbers and the feed poll (§7).
+// Home: plan panel, community panel, count tiles, send buttons, live campaigns, and the feed.
+// Everything is in the server render (JavaScript off); with JavaScript the numbers and the feed poll.
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { data, redirect } from "react-router";

@@ -1,4 +1,4 @@
-// §4: shown when the browser keeps running an old version of the app after a reload.
+// Shown when the browser keeps running an old version of the app after a reload.
 import { useTranslation } from "react-i18next";
 
 export const handle = { titleKey: "invalid.title" };

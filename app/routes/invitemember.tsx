@@ -1,4 +1,4 @@
-// §2 Invite a member: a UK mobile, optional name and attribute values -> member PENDING and the opt-in
+// Invite a member: a UK mobile, optional name and attribute values -> member PENDING and the opt-in
 // request text (double opt-in: subscribed only when they reply YES or confirm on their form link).
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

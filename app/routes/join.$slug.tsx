@@ -1,4 +1,4 @@
-// Public web sign-up (§2 Join-us): a phone field that starts the double opt-in (member PENDING, the
+// Public web sign-up: a phone field that starts the double opt-in (member PENDING, the
 // opt-in request by text, consent logged on channel WEB). The reply never says whether the number was
 // already a member. Works without JavaScript.
 import { getFormProps, getInputProps } from "@conform-to/react";

@@ -1,4 +1,4 @@
-// §2 Join-us: the business's keyword and number, a printable QR code that opens a text to the number
+// Join-us: the business's keyword and number, a printable QR code that opens a text to the number
 // with the keyword filled in, and the public web sign-up link (with its own QR code). The page prints
 // as a poster (print styles hide the app around it).
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-// §2 Login: sign in with email and password. Lockout (UA004), disabled (UA005), rate limits per address.
+// Login: sign in with email and password. Lockout (UA004), disabled (UA005), rate limits per address.
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";

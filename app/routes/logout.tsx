@@ -1,4 +1,4 @@
-// Sign out: a POST ends the session. From the admin-access banner (§2) it also closes the window.
+// Sign out: a POST ends the session. From the admin-access banner it also closes the window.
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
 import { endWebSession } from "~/lib/auth.server";

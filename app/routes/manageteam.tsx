@@ -1,5 +1,5 @@
-// §2 /manageteam: the business's team (Administrator and team members) with their role and when each
-// was last active. Only the Administrator may see it (§6, the handle's permission).
+// /manageteam: the business's team (Administrator and team members) with their role and when each
+// was last active. Only the Administrator may see it (the handle's permission).
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/manageteam";
 import { EmptyState, PageHeader, Panel } from "~/components/ui";

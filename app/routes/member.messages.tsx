@@ -1,6 +1,6 @@
-// §2 /member/messages?id=…: one member's thread — every text both ways in order with its state, the
+// /member/messages?id=…: one member's thread — every text both ways in order with its state, the
 // group and campaign texts they received — with a reply box, mark read/unread, snooze and clear.
-// Opening the thread reads it. With JavaScript it refreshes every 10 s (§7).
+// Opening the thread reads it. With JavaScript it refreshes every 10 s.
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";

@@ -1,8 +1,8 @@
-// §2 Member attributes: the default attributes (read-only) and the business's custom ones, created,
+// Member attributes: the default attributes (read-only) and the business's custom ones, created,
 // edited (?edit=<id>) and deleted (?delete=<id>, a confirmation step) with plain form posts.
 // Rules: unique names (BR011), reserved names refused, at least one list item and items must differ,
 // an attribute holding member data cannot be deleted (BR043); removing a list item used by a smart
-// group removes that group after confirmation (§5).
+// group removes that group after confirmation.
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-// §2 Member info (/memberinfo?id=… and /memberinfo/:id): every attribute, groups, opt-in state, the
+// Member info (/memberinfo?id=… and /memberinfo/:id): every attribute, groups, opt-in state, the
 // consent log, the edit form and deletion with a confirmation step (?delete=1; works as plain forms).
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

@@ -1,7 +1,7 @@
-// §2 My account: the business's name, dedicated number and join keyword, links to the settings pages
+// My account: the business's name, dedicated number and join keyword, links to the settings pages
 // that exist, and the default opt-in and opt-out texts (empty = the built-in defaults the pipeline uses),
 // with the segment count of each (segments.ts), live as you type and on the server render.
-// The texts are business settings (§6): everyone signed in reads them, only the Administrator saves
+// The texts are business settings: everyone signed in reads them, only the Administrator saves
 // them (the handle's actionPermission; a team member's post is refused with FB001).
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

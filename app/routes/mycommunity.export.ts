@@ -1,4 +1,4 @@
-// §2 export members to CSV: streamed (a page of members at a time), formula-injection safe.
+// Export members to CSV: streamed (a page of members at a time), formula-injection safe.
 import type { Route } from "./+types/mycommunity.export";
 import { exportHeader, exportMembersCsv } from "~/domain/import/export.server";
 import { requireUser } from "~/lib/auth.server";

@@ -1,4 +1,4 @@
-// §2 member import, step 2 and 3: map each column to a member detail, see the first rows, confirm the
+// Member import, step 2 and 3: map each column to a member detail, see the first rows, confirm the
 // business holds consent, import; then the report (added, updated, skipped and why). While an import
 // runs the page refreshes itself (meta refresh: works without JavaScript).
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-// §2 member import, step 1: upload a CSV (UTF-8, up to 10 MB). The next page maps its columns,
+// Member import, step 1: upload a CSV (UTF-8, up to 10 MB). The next page maps its columns,
 // shows the first rows and asks for the consent confirmation. Works without JavaScript.
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useActionData, useSearchParams } from "react-router";

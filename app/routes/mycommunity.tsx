@@ -1,4 +1,4 @@
-// §2 Members list: search (name, number, attribute values), tabs all / invited / subscribed with counts,
+// Members list: search (name, number, attribute values), tabs all / invited / subscribed with counts,
 // paging (25 a page, newest first), each row linking to member info. A plain GET form: works without JavaScript.
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";

@@ -1,4 +1,4 @@
-// §2 The member's own form (/myinfo/{uniqueId}, public, no login): the member sees the attributes the
+// The member's own form (/myinfo/{uniqueId}, public, no login): the member sees the attributes the
 // business shows on the form, edits the ones they may (and mandatory ones), confirms a pending
 // invitation ("Join") and can unsubscribe (consent logged, channel WEB, with the opt-out text).
 // Plain HTML forms with server-side checks only: it works the same with JavaScript off, and the page

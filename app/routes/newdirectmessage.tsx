@@ -1,4 +1,4 @@
-// §2 /newdirectmessage: choose a subscribed member (search by name or number: a GET form that, with
+// /newdirectmessage: choose a subscribed member (search by name or number: a GET form that, with
 // JavaScript, filters as you type), write the text with the live segment counter, send -> the thread.
 // A hidden token per form render makes a double submission send one message.
 import { getFormProps } from "@conform-to/react";

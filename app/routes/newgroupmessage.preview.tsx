@@ -1,4 +1,4 @@
-// §2 New group message, step 3 of 3 (Preview): the text as a chosen member receives it (merge tags
+// New group message, step 3 of 3 (Preview): the text as a chosen member receives it (merge tags
 // rendered), the group, when, "This sends N texts and uses M credits" (ui.md), BR012 when the credit
 // is short and BR026 when the group is empty. Sending is idempotent per draft: a double submission
 // creates one message (the draft's token is the message's idempotency key).

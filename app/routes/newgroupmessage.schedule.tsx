@@ -1,4 +1,4 @@
-// §2 New group message, step 2 of 3 (Schedule): the group (all subscribers, list or smart groups,
+// New group message, step 2 of 3 (Schedule): the group (all subscribers, list or smart groups,
 // each with its member count) and send now or at a UK date and time in the future (BR013).
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

@@ -1,4 +1,4 @@
-// §2 New group message, step 1 of 3 (Compose): the text with merge tags, the live segment and credit
+// New group message, step 1 of 3 (Compose): the text with merge tags, the live segment and credit
 // counter, and "Replace special characters" (toGsm). The draft is kept server-side
 // (group_message_drafts); ?draft=<id> resumes it. The merge-tag picker lists every tag (business,
 // member, custom {{attr.key}}, form link): without JavaScript as tags to type, with it as buttons that

@@ -1,4 +1,4 @@
-// The catch-all page-not-found screen (§2), answered with a real 404.
+// The catch-all page-not-found screen, answered with a real 404.
 import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { ButtonLink } from "~/components/ui";

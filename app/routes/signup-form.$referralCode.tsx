@@ -1,5 +1,5 @@
-// §2 /signup-form/{referralCode}: sign-up from a referral link. The code must exist (case sensitive,
-// §5); a valid one shows sign-up step 1 carrying it, an unknown one says so with a link to plain sign-up.
+// /signup-form/{referralCode}: sign-up from a referral link. The code must exist (matched case
+// sensitively); a valid one shows sign-up step 1 carrying it, an unknown one says so with a link to plain sign-up.
 import { useTranslation } from "react-i18next";
 import { data, redirect, useLoaderData } from "react-router";
 import type { Route } from "./+types/signup-form.$referralCode";

@@ -1,4 +1,4 @@
-// §2 /signup-form: the sign-up info page. What the free trial includes and how it works, with a
+// /signup-form: the sign-up info page. What the free trial includes and how it works, with a
 // button to start sign-up.
 import { useTranslation } from "react-i18next";
 import { Link, redirect } from "react-router";

@@ -1,4 +1,4 @@
-// §4 Sign-up step 3 "Secure": the password (BR023 rules) and its confirmation.
+// Sign-up step 3 "Secure": the password (BR023 rules) and its confirmation.
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";

@@ -1,4 +1,4 @@
-// §4 Sign-up, last step: accept the terms. Creates the business (trial) and its administrator in one
+// Sign-up, last step: accept the terms. Creates the business (trial) and its administrator in one
 // transaction, signs them in and goes to /welcome, where onboarding (the dedicated number) starts.
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";

@@ -1,4 +1,4 @@
-// §2/§4 Sign-up step 1 "Info": business name, your name, email and UK mobile (and a referral code when
+// Sign-up step 1 "Info": business name, your name, email and UK mobile (and a referral code when
 // coming from /signup-form/{referralCode}). Checks BR018/BR019/BR020, keeps a pending sign-up for an
 // hour and texts a 6-digit PIN to the mobile.
 import { parseWithZod } from "@conform-to/zod/v4";

@@ -1,4 +1,4 @@
-// §4 Sign-up step 2 "Validate": the PIN texted to the mobile. Wrong tries are limited per code;
+// Sign-up step 2 "Validate": the PIN texted to the mobile. Wrong tries are limited per code;
 // "Send a new code" re-issues (showing how many more codes may be asked for this hour), and at the
 // maximum the last code still works, or the person can ask again after the time shown.
 import { getFormProps, getInputProps } from "@conform-to/react";

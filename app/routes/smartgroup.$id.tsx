@@ -1,4 +1,4 @@
-// §2/§3 smart groups: a name and filters over member attributes combined with AND/OR, with a live
+// Smart groups: a name and filters over member attributes combined with AND/OR, with a live
 // count. Without JavaScript: "Add condition", "Remove" and "Count" are submit buttons that re-render
 // the editor with the values kept. With JavaScript the same buttons change the rows in place and the
 // count follows the filter as it is edited (a fetcher posts intent=count). /smartgroup/new creates.

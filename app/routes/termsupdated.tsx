@@ -1,4 +1,4 @@
-// §2 /termsupdated: the terms changed since this business accepted them. Shows what changed and the
+// /termsupdated: the terms changed since this business accepted them. Shows what changed and the
 // full text; accepting records the current version and goes home. The _app gate sends accounts here.
 import { useTranslation } from "react-i18next";
 import { redirect, useLoaderData } from "react-router";

@@ -1,4 +1,4 @@
-// §2 onboarding incomplete: the number request failed (SU001); the owner can try again.
+// Onboarding incomplete: the number request failed (SU001); the owner can try again.
 import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
 import type { Route } from "./+types/welcome.incomplete";

@@ -1,4 +1,4 @@
-// §2 onboarding success: the new number, the join keyword, and the way to the home screen.
+// Onboarding success: the new number, the join keyword, and the way to the home screen.
 import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
 import type { Route } from "./+types/welcome.success";

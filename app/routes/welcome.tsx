@@ -1,4 +1,4 @@
-// §2/§4 onboarding: the welcome screen explains the dedicated number and asks for it. A failure goes
+// Onboarding: the welcome screen explains the dedicated number and asks for it. A failure goes
 // to /welcome/incomplete (SU001), success to /welcome/success. Safe under double submission.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";

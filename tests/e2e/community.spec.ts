@@ -1,4 +1,4 @@
-// §2 community in a real browser, JavaScript on and off: the owner adds a custom attribute, invites a
+// Community in a real browser, JavaScript on and off: the owner adds a custom attribute, invites a
 // member (the invitation text reaches the simulator phone), the member replies YES from the simulator and
 // shows as subscribed, then edits their own details on /myinfo/{ref} (the public member form).
 import Database from "better-sqlite3";

@@ -1,7 +1,7 @@
-// §2 direct messages in a real browser, JavaScript on and off: a member joins and texts in from the
+// Direct messages in a real browser, JavaScript on and off: a member joins and texts in from the
 // simulator, the unread tile and panel show it, the owner opens the thread (read), replies, and the
 // member's phone (simulator JSON) gets the reply. With JavaScript the open thread shows a new text
-// without a reload (§7 polling).
+// without a reload.
 import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
 import { DEMO, dbPath, expectAccessible, login, nationalMobile, simMessages, ukMobile } from "./support";

@@ -1,4 +1,4 @@
-// §2 Login in a real browser, with JavaScript on and off (the two Playwright projects).
+// Login in a real browser, with JavaScript on and off (the two Playwright projects).
 import { expect, test } from "@playwright/test";
 import { createDemoTeamUser, DEMO, expectAccessible, login, screenshots, userRow } from "./support";
 

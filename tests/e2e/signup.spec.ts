@@ -1,4 +1,4 @@
-// §2/§4 Sign-up (info, PIN read from the simulator, password, terms) -> onboarding (/welcome, get a
+// Sign-up (info, PIN read from the simulator, password, terms) -> onboarding (/welcome, get a
 // number) -> home, in a real browser with JavaScript on and off.
 import { expect, test, type Page } from "@playwright/test";
 import { expectAccessible, login, nationalMobile, readPin, screenshots, simMessages, uniqueCompany, uniqueEmail, ukMobile } from "./support";

@@ -1,6 +1,6 @@
-// The §7 /api/ routes: the values they answer, tenancy between businesses, and bad input to every
+// The /api/ routes: the values they answer, tenancy between businesses, and bad input to every
 // route (wrong method, junk query, malformed JSON, wrong types, 1 MB bodies, markup, SQL, control
-// characters) always answered with a 4xx §8 envelope, never a 500; X-App-Version on every answer.
+// characters) always answered with a 4xx error envelope, never a 500; X-App-Version on every answer.
 import { describe, expect, it } from "vitest";
 import { createSession } from "~/domain/accounts/sessions.server";
 import { insertMember } from "~/domain/members/core.server";

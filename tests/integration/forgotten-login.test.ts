@@ -1,4 +1,4 @@
-// HTTP: forgotten login (§2): same answer for everyone, code to the account's mobile, new password,
+// HTTP: forgotten login: same answer for everyone, code to the account's mobile, new password,
 // lockout cleared, sessions ended, signed in; re-issue cap; bad input; CSRF.
 import { describe, expect, it } from "vitest";
 import type { Database } from "#db/index";

@@ -1,4 +1,4 @@
-// The group-message preview shows exactly what each member receives (task M): custom {{attr.key}}
+// The group-message preview shows exactly what each member receives: custom {{attr.key}}
 // values, the member form link and business tags render through the pipeline's own path, and the
 // credits the preview announces are the credits the send charges (both databases).
 import { beforeEach, describe, expect, it } from "vitest";

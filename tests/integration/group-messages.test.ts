@@ -1,4 +1,4 @@
-// Group messages (task J) on both databases: the three-step draft, the idempotent send, BR013/BR025/
+// Group messages on both databases: the three-step draft, the idempotent send, BR013/BR025/
 // BR026/BR012 refusals with nothing charged, tenancy, tracking counts (sent, delivered, failed,
 // replies), pending counts, feed items, edit/delete with refunds, and durable scheduling.
 import { beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The CSV import runs in ONE transaction (§2: never half-finished). This suite makes a later batch
+// The CSV import runs in ONE transaction (never half-finished). This suite makes a later batch
 // fail on a real database constraint the importer does not pre-check — the member form reference
 // (members.unique_ref is UNIQUE) is made to repeat an earlier one part-way through the second batch —
 // and proves that nothing the first batch wrote survives: no members, no status changes, no consent

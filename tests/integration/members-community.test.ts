@@ -108,7 +108,7 @@ describe.each(DIALECTS)("community domain (%s)", (dialect) => {
     // another business cannot touch it
     expect(await code(deleteAttribute(deps(), other, drink))).toBe("BR001");
 
-    // removing an item used by a smart group (made through the groups API, H's filter format) asks
+    // removing an item used by a smart group (made through the groups API, the groups' filter format) asks
     // first, changing nothing; confirmed, it removes the item and that group only
     const coffeeId = after.items[1].id;
     const byItem = (itemId: number) => ({ match: "ALL", conditions: [{ field: `attr:${drink}`, op: "is", value: String(itemId) }] });

@@ -1,4 +1,4 @@
-// Roles (§6) on both databases: the permission table itself; a team member refused with FB001 (403) on
+// Roles on both databases: the permission table itself; a team member refused with FB001 (403) on
 // an Administrator page, form post and API call, and free to use the member, attribute and DM screens;
 // and a walk over every route in app/routes.ts as each role, checking each answers normally or with
 // FB001 exactly as the routes' declared permissions say (and never a 500).

@@ -1,4 +1,4 @@
-// HTTP: sign-up in three steps then terms (§2, §4), referral sign-up, step gating, bad input, CSRF.
+// HTTP: sign-up in three steps then terms, referral sign-up, step gating, bad input, CSRF.
 import { describe, expect, it } from "vitest";
 import type { Database } from "#db/index";
 import { parseUkMobile } from "~/lib/phone";

@@ -1,4 +1,4 @@
-// §7 community stats behind the home screen's community panel: subscribed members, joined this month
+// Community stats behind the home screen's community panel: subscribed members, joined this month
 // and left this month (UK calendar month), scoped to the business.
 import { describe, expect, it } from "vitest";
 import { getStat, startOfUkMonth } from "~/domain/stats/stats.server";

@@ -1,4 +1,4 @@
-// HTTP: /termsupdated (§2 Home gate): an account on old terms is sent there, accepts, and goes home.
+// HTTP: /termsupdated: an account on old terms is sent there, accepts, and goes home.
 import { describe, expect, it } from "vitest";
 import { createAccount } from "../support/factories";
 import { pageText, useTestApp } from "../support/server";

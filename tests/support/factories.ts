@@ -79,7 +79,7 @@ export async function createAccount(db: Database, overrides: Parameters<typeof c
   return { businessId, ...user };
 }
 
-/** A team member (role TEAM, §6) of an existing business. */
+/** A team member (role TEAM) of an existing business. */
 export async function createTeamUser(db: Database, businessId: number, overrides: Omit<NonNullable<Parameters<typeof createUser>[2]>, "role"> = {}) {
   return createUser(db, businessId, { name: "Terry Team", ...overrides, role: "TEAM" });
 }

@@ -1,4 +1,4 @@
-// PIN / verification codes (§4): issue, check, expiry, single use, wrong-try limit, re-issue cap.
+// PIN / verification codes: issue, check, expiry, single use, wrong-try limit, re-issue cap.
 import { describe, expect, it } from "vitest";
 import { DIALECTS, useTestDb } from "../support/db";
 import { CODE_MAX_ATTEMPTS, CODE_TTL_MINUTES, checkCode, issueAllowance, issueCode } from "~/domain/accounts/codes.server";

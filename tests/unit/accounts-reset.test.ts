@@ -1,4 +1,4 @@
-// Forgotten login domain (§2): same answer for unknown accounts, code to the account's mobile,
+// Forgotten login domain: same answer for unknown accounts, code to the account's mobile,
 // new password clears the lockout and ends every session.
 import { describe, expect, it } from "vitest";
 import { DIALECTS, useTestDb } from "../support/db";

@@ -1,4 +1,4 @@
-// Sign-up domain (§4): duplicates BR018/BR019/BR020, PIN, password, atomic creation of business + admin, referral link.
+// Sign-up domain: duplicates BR018/BR019/BR020, PIN, password, atomic creation of business + admin, referral link.
 import { describe, expect, it } from "vitest";
 import { DIALECTS, useTestDb } from "../support/db";
 import { createAccount, createBusiness, createUser, ukMobile as baseMobile } from "../support/factories";

@@ -1,4 +1,4 @@
-// The /api/ toolkit on its own: JSON bodies and queries checked with zod, the §8 envelope for every
+// The /api/ toolkit on its own: JSON bodies and queries checked with zod, the error envelope for every
 // kind of failure, 405 for methods a route does not serve, and no stack traces in answers.
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// §3 merge tags: business, system, member and custom tags with fallbacks; unknown tags stay as typed.
+// Merge tags: business, system, member and custom tags with fallbacks; unknown tags stay as typed.
 import { describe, expect, it } from "vitest";
 import { compileTemplate, formatAppointment, formatBirthday, MERGE_TAG_CATALOGUE } from "~/domain/messaging/merge";
 

@@ -1,4 +1,4 @@
-// §2/§6 admin access: a Textcircle administrator signs in as a customer through a single-use link
+// Admin access: a Textcircle administrator signs in as a customer through a single-use link
 // that expires after 10 minutes. Only a SHA-256 of the token is stored.
 import type { Database } from "#db/index";
 import { randomToken, sha256 } from "~/lib/crypto.server";

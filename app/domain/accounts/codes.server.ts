@@ -1,4 +1,4 @@
-// Single-use codes texted to a phone (§4 sign-up PIN, forgotten login): issuing with a cap per hour,
+// Single-use codes texted to a phone (sign-up PIN, forgotten login): issuing with a cap per hour,
 // checking with a cap on wrong tries per code, expiry and single use. Only a hash of each code is kept.
 import type { Database } from "#db/index";
 import { randomDigits, safeEqual, sha256 } from "~/lib/crypto.server";

@@ -1,4 +1,4 @@
-// §2/§4 onboarding: a new business asks for its dedicated number. The business row is claimed first
+// Onboarding: a new business asks for its dedicated number. The business row is claimed first
 // with a conditional UPDATE (NEW | NUMBER_FAILED -> NUMBER_REQUESTED), so two concurrent submissions
 // can never buy two numbers: only the request that wins the claim talks to the SMS provider.
 import type { Database } from "#db/index";

@@ -1,4 +1,4 @@
-// Forgotten login (§2): a code texted to the account's mobile, then a new password. Every answer is
+// Forgotten login: a code texted to the account's mobile, then a new password. Every answer is
 // the same whether or not an account matches, so the flow cannot be used to find out who has one.
 import type { Database } from "#db/index";
 import { hashPassword } from "~/lib/crypto.server";

@@ -1,7 +1,7 @@
-// Who may do what (§6). Two roles: the Administrator (the business owner) may do everything; a Team
+// Who may do what. Two roles: the Administrator (the business owner) may do everything; a Team
 // Member replies to DMs and manages campaigns, members and attributes. Only the Administrator manages
 // the team, the subscription, API keys, integrations and the business's own settings (the default
-// opt-in and opt-out texts and the join keyword). A refusal is §8 FB001 with HTTP 403.
+// opt-in and opt-out texts and the join keyword). A refusal is FB001 with HTTP 403.
 //
 // Pages declare what they need in their route handle (`permission` for the whole page,
 // `actionPermission` for its form posts only); the signed-in layout checks it before any loader or

@@ -86,7 +86,7 @@ export async function deleteUserSessions(db: Database, userId: number): Promise<
   await db.deleteFrom("sessions").where("user_id", "=", userId).execute();
 }
 
-/** Records the user's last activity (team "last active", §3): at most one write a minute per user, not one per page. */
+/** Records the user's last activity (team "last active"): at most one write a minute per user, not one per page. */
 export async function touchUser(db: Database, user: { userId: number; lastActiveAt: string | null }, now: Date): Promise<void> {
   if (user.lastActiveAt && now.getTime() - Date.parse(user.lastActiveAt) < 60_000) return;
   await db.updateTable("users").set({ last_active_at: now.toISOString() }).where("id", "=", user.userId).execute();

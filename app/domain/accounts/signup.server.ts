@@ -1,4 +1,4 @@
-// Sign-up (§2, §4): Info -> Validate (PIN texted to the mobile) -> Secure (password) -> terms, then the
+// Sign-up: Info -> Validate (PIN texted to the mobile) -> Secure (password) -> terms, then the
 // business and its administrator are created together. The pending sign-up lives in `signups`, keyed by
 // the SHA-256 of a random token the visitor keeps in an HttpOnly cookie.
 import crypto from "node:crypto";
@@ -33,7 +33,7 @@ export function companyKey(name: string): string {
 export async function findReferrer(db: Database, code: string): Promise<{ id: number; name: string } | null> {
   if (!code || code.length > 40) return null;
   const row = await db.selectFrom("businesses").select(["id", "name", "referral_code"]).where("referral_code", "=", code).executeTakeFirst();
-  // The rule (§5) is case sensitive, whatever collation the database uses.
+  // The rule is case sensitive, whatever collation the database uses.
   return row && row.referral_code === code ? { id: row.id, name: row.name } : null;
 }
 
@@ -201,7 +201,7 @@ export async function hasAcceptedTerms(db: Database, businessId: number, version
   return row?.terms_version === version;
 }
 
-/** §2 /termsupdated: the business accepts the current terms. */
+/** /termsupdated: the business accepts the current terms. */
 export async function acceptTerms(db: Database, businessId: number, version: string): Promise<void> {
   await db.updateTable("businesses").set({ terms_version: version }).where("id", "=", businessId).execute();
 }

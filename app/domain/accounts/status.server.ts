@@ -1,4 +1,4 @@
-// §3 account status and the current business, as the home screen and /api/account/status see them.
+// Account status and the current business, as the home screen and /api/account/status see them.
 import type { Database } from "#db/index";
 import { TERMS_VERSION } from "~/lib/config.server";
 import { planView, type PlanView } from "~/domain/billing/plan";

@@ -1,4 +1,4 @@
-// The business's team (§3 users, §6): its Administrator and team members, for the Administrator's
+// The business's team: its Administrator and team members, for the Administrator's
 // "Manage team" screen and GET /api/account/team.
 import type { Database } from "#db/index";
 

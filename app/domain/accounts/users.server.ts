@@ -1,4 +1,4 @@
-// Users: lookups and the login rules (§4 lockout after too many failed logins, UA003-UA005).
+// Users: lookups and the login rules (lockout after too many failed logins, UA003-UA005).
 import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";
 import { sha256, verifyPassword } from "~/lib/crypto.server";

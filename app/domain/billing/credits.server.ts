@@ -1,4 +1,4 @@
-// §9 credits: what a business may still send, and the atomic charge and refund of sends.
+// Credits: what a business may still send, and the atomic charge and refund of sends.
 //
 // A monthly plan (message_allowance > 0) counts segments against the allowance (allowance_used);
 // a trial spends trial_credits. Both movements are single conditional UPDATEs, so concurrent
@@ -31,7 +31,7 @@ export async function creditsRemaining(db: Db, businessId: number, now: Date): P
 }
 
 /**
- * Refuses a send the business cannot pay for: AppError BR012 with {needed, remaining} (§8).
+ * Refuses a send the business cannot pay for: AppError BR012 with {needed, remaining}.
  * A check for the user's benefit before work is queued; `charge` is what really guards the balance.
  */
 export async function assertCredit(db: Db, businessId: number, creditsNeeded: number, now: Date): Promise<{ remaining: number }> {

@@ -1,4 +1,4 @@
-// §9 plan meters and notifications. Pure functions, shared by the home screen, the API and tests.
+// Plan meters and notifications. Pure functions, shared by the home screen, the API and tests.
 
 export const TRIAL_METER_SCALE = 50;
 export type Tone = "green" | "yellow" | "red";
@@ -35,7 +35,7 @@ export function daysLeft(trialEndsAt: string | null, now: Date): number {
   return Math.max(0, Math.ceil((Date.parse(trialEndsAt) - now.getTime()) / 86400_000));
 }
 
-/** A monthly plan is recognised when the allowance is above 0 (§9). */
+/** A monthly plan is recognised when the allowance is above 0. */
 export function planView(p: PlanInput, now: Date): PlanView {
   const days = daysLeft(p.trialEndsAt, now);
   if (p.messageAllowance > 0) {

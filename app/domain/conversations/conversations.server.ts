@@ -1,4 +1,4 @@
-// Direct-message conversations (issue 5, §2 /directmessages, /member/messages, /newdirectmessage; §4 DM states).
+// Direct-message conversations (/directmessages, /member/messages, /newdirectmessage, and the DM states).
 //
 // One conversation per member (conversations, unique per business and member). Its `state`:
 //   UNREAD   active, with texts nobody has read (unread_count of them)

@@ -4,7 +4,7 @@ import { MAX_MESSAGE_CHARACTERS } from "~/domain/messaging/segments";
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
-/** §5 message text must be populated; at most 1,600 characters; no control characters. */
+/** Message text must be populated; at most 1,600 characters; no control characters. */
 export const messageText = z
   .string({ error: "validation.required" })
   .refine((v) => v.trim().length > 0, "validation.required")

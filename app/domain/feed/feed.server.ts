@@ -1,4 +1,4 @@
-// §3 feed items for the home screen and /api/feed. Each item has the §3 shape; fields an item type
+// Feed items for the home screen and /api/feed. Each item has the common feed-item shape; fields an item type
 // does not use are omitted. Newest first, the quick-start help on top until it is hidden.
 import type { Database } from "#db/index";
 import { unreadTotal } from "~/domain/conversations/conversations.server";
@@ -65,7 +65,7 @@ export async function getFeed(db: Database, user: { userId: number; businessId: 
     const [latest] = await getUnreadMessages(db, user.businessId, now);
     items.push({ type: "UNREADMESSAGES", id: "unread", name: latest?.fullName || latest?.phoneNumber, totalReceived: unreadTotalNow, messageText: latest?.messageText, lastInteraction: latest?.issueDate });
   }
-  // Group messages (BROADCASTMESSAGE, task J), merged with the notices newest first; help stays on top.
+  // Group messages (BROADCASTMESSAGE), merged with the notices newest first; help stays on top.
   items.push(...(await broadcastFeedItems(db, user.businessId)));
   const top = items.filter((i) => i.type === "HELPCENTRE");
   const rest = items.filter((i) => i.type !== "HELPCENTRE").sort((a, b) => (b.lastInteraction ?? "").localeCompare(a.lastInteraction ?? ""));

@@ -1,4 +1,4 @@
-// Group messages (§2 New group message, /groupmessages, /allgroupmessages): the three-step draft
+// Group messages (New group message, /groupmessages, /allgroupmessages): the three-step draft
 // (Compose, Schedule, Preview), the final send (idempotent per draft), tracking lists with counts,
 // the pending count (tile and CONTACTGROUPPENDINGMESSAGESTOTAL) and the BROADCASTMESSAGE feed items.
 //
@@ -357,7 +357,7 @@ export async function deleteGroupMessage(deps: PipelineDeps, input: { businessId
   await deleteMessage(deps, input);
 }
 
-/** Pending (scheduled or sending soon) group messages, for one group or all (§7 CONTACTGROUPPENDINGMESSAGESTOTAL). */
+/** Pending (scheduled or sending soon) group messages, for one group or all. */
 export async function countPendingGroupMessages(db: Db, businessId: number, groupId?: number | null): Promise<number> {
   let q = db
     .selectFrom("messages")
@@ -383,7 +383,7 @@ export interface BroadcastFeedItem {
   errorMessage?: string;
 }
 
-/** The latest group messages as BROADCASTMESSAGE feed items (§3, §4): newest first, at most `limit`. */
+/** The latest group messages as BROADCASTMESSAGE feed items: newest first, at most `limit`. */
 export async function broadcastFeedItems(db: Db, businessId: number, limit = 10): Promise<BroadcastFeedItem[]> {
   const msgs = await db
     .selectFrom("messages")

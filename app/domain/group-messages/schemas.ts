@@ -1,4 +1,4 @@
-// Form schemas shared by the group-message pages (browser and server): the text (§5: must be
+// Form schemas shared by the group-message pages (browser and server): the text (must be
 // populated, at most 1,600 characters, cleaned to plain text) and when to send (now, or a UK date
 // and time; the future check is the server's, BR013).
 import { z } from "zod";

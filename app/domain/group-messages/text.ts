@@ -1,4 +1,4 @@
-// Message text as typed or pasted: cleaned to plain text (§5: pasted rich text becomes plain text).
+// Message text as typed or pasted: cleaned to plain text (pasted rich text becomes plain text).
 // Pure; the browser runs the same cleaning on paste and the server on every submission.
 
 /** Zero-width and bidi control characters that paste along from web pages and documents. */

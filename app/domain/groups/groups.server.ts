@@ -1,4 +1,4 @@
-// §2/§3 groups: LIST groups (fixed membership in group_members), SMART groups (a filter compiled to SQL
+// Groups: LIST groups (fixed membership in group_members), SMART groups (a filter compiled to SQL
 // at use: smart-filter.ts), CAMPAIGN groups (filled by campaigns). Group id -1 is "all subscribers".
 // Every query is scoped to the business; a group of another business is NF001 (404).
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
@@ -263,7 +263,7 @@ export async function searchMembersForGroup(db: Db, businessId: number, groupId:
   return rows.map((r) => ({ id: r.id, phone: r.phone, first_name: r.first_name, full_name: r.full_name, status: r.status, inGroup: Boolean(Number(r.in_group)) }));
 }
 
-/** Smart groups whose filter uses the list item (for §5: deleting a list item removes those groups, after confirmation). */
+/** Smart groups whose filter uses the list item (deleting a list item removes those groups, after confirmation). */
 export async function smartGroupsUsingListItem(db: Db, businessId: number, listItemId: number): Promise<{ id: number; name: string }[]> {
   const groups = await db.selectFrom("groups").select(["id", "name", "filter"]).where("business_id", "=", businessId).where("type", "=", "SMART").execute();
   return groups

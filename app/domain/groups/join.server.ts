@@ -1,4 +1,4 @@
-// §2 Join-us: how people join a business's texts. By text (the keyword to the number, also as a QR
+// Join-us: how people join a business's texts. By text (the keyword to the number, also as a QR
 // code that opens an SMS), or on the public web page /join/{referral code} with a phone field that
 // starts the same double opt-in as texting the keyword: member PENDING, consent log OPT_IN_REQUESTED
 // on channel WEB, the opt-in request text; the person replies YES to subscribe.

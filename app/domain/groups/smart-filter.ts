@@ -1,4 +1,4 @@
-// §2/§3 smart groups: a filter over member attributes, stored as JSON on the group and compiled to ONE
+// Smart groups: a filter over member attributes, stored as JSON on the group and compiled to ONE
 // SQL condition on `members` (Kysely, every value bound as a parameter) each time it is used, so a smart
 // group is always current and never loads members into memory.
 //
@@ -8,7 +8,7 @@
 //                   birthday                            op  inMonth (value 1-12)
 //                   appointmentAt, joinedAt             ops before | after | on (value YYYY-MM-DD, UK dates)
 //                   optedIn                             op  is (value yes | no: subscribed or pending)
-//   custom          attr:<id>   TEXT/NOTE: contains | equals;  NUMBER: eq | ne | lt | lte | gt | gte (§5 numbers);
+//   custom          attr:<id>   TEXT/NOTE: contains | equals;  NUMBER: eq | ne | lt | lte | gt | gte;
 //                               DATE: before | after | on;  TIME: before | after | on (HH:MM);
 //                               BIRTHDAY: inMonth;  LIST: is (value = list item id)
 // Custom attribute ids and list item ids are checked against the business before compiling.
@@ -115,7 +115,7 @@ const NUMBER = /^-?(\d{1,15})(\.\d{1,6})?$/;
 
 /**
  * Checks every condition (field known to the business, operator fits the type, value well formed:
- * §5 numeric comparisons need numbers). Throws FilterError for the first bad one.
+ * numeric comparisons need numbers). Throws FilterError for the first bad one.
  */
 export function validateFilter(filter: SmartFilter, attrs: Map<number, ResolvedAttribute>): void {
   filter.conditions.forEach((c, i) => {

@@ -1,4 +1,4 @@
-// Everything the home screen (§2 Home) shows, gathered in one call: plan meter, community numbers,
+// Everything the home screen shows, gathered in one call: plan meter, community numbers,
 // the count tiles, and the feed. The same numbers the /api/ endpoints return when the page polls.
 import type { Database } from "#db/index";
 import { getBusiness, planOf } from "~/domain/accounts/status.server";

@@ -1,4 +1,4 @@
-// CSV for member import and export (§2 import/export). Pure: a small RFC 4180 parser (quoted fields,
+// CSV for member import and export. Pure: a small RFC 4180 parser (quoted fields,
 // doubled quotes, commas, semicolons or tabs, CRLF/LF), UTF-8 decoding that refuses other encodings,
 // and spreadsheet formula-injection guards for both directions.
 

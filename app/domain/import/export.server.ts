@@ -1,4 +1,4 @@
-// §2 export members to CSV: streamed a page at a time (keyset by id, bounded memory at any size),
+// Export members to CSV: streamed a page at a time (keyset by id, bounded memory at any size),
 // every cell guarded against spreadsheet formula injection (csvCell). Opted-out and deleted members
 // are included with their status so the business's own records stay complete; numbers in UK format.
 import type { Kysely } from "kysely";

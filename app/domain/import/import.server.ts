@@ -1,4 +1,4 @@
-// §2 member import from CSV: upload (≤ 10 MB, UTF-8) -> a job row holding the file (MAPPING); map
+// Member import from CSV: upload (≤ 10 MB, UTF-8) -> a job row holding the file (MAPPING); map
 // columns to attributes and confirm the business holds consent (QUEUED); run: every row in ONE
 // transaction, batched (a failed import rolls back whole, never half-finished), then a report of rows
 // added, updated and skipped with the reason (invalid number, duplicate in the file, previously
@@ -114,7 +114,7 @@ interface Prepared {
 
 /**
  * Confirm and run the import in one transaction. `mapping[i]` is the target of column i ("" = skip).
- * Exactly one column must be the phone; consent must be confirmed (§ consent: recorded per member).
+ * Exactly one column must be the phone; consent must be confirmed (consent is recorded per member).
  */
 export async function runImport(db: Db, input: { businessId: number; jobId: number; mapping: string[]; consent: boolean; now: Date }): Promise<ImportJob> {
   const job = await getImportJob(db, input.businessId, input.jobId);

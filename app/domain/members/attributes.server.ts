@@ -1,4 +1,4 @@
-// §3 member attributes. The default attributes are member columns (first name, full name, birthday,
+// Member attributes. The default attributes are member columns (first name, full name, birthday,
 // appointment date and time, note) plus the system attribute "Member Last Updated" (members.updated_at);
 // custom attributes live in `attributes` (+ `attribute_list_items` for LIST) and each member's values in
 // `member_attribute_values` (value_text for every type; value_number for NUMBER, and the item id for LIST).
@@ -102,7 +102,7 @@ export async function createAttribute(db: Db, businessId: number, input: Attribu
   });
 }
 
-/** Smart groups (H's filter format, read by groups.server) using any of these list items; each group once. */
+/** Smart groups (the groups' filter format, read by groups.server) using any of these list items; each group once. */
 async function smartGroupsUsingItems(db: Db, businessId: number, itemIds: number[]): Promise<{ id: number; name: string }[]> {
   const found = new Map<number, { id: number; name: string }>();
   for (const itemId of itemIds) for (const g of await smartGroupsUsingListItem(db, businessId, itemId)) found.set(Number(g.id), { id: Number(g.id), name: g.name });
@@ -179,7 +179,7 @@ export async function updateAttribute(
 
 /**
  * Deletes a custom attribute. Refused (BR043) while any member holds data in it. Smart groups whose
- * filter uses the attribute would match nobody afterwards, so, like removing a list item (§5), they are
+ * filter uses the attribute would match nobody afterwards, so, like removing a list item, they are
  * deleted with it after confirmation: without `confirmRemoveGroups` nothing changes and they are returned.
  * Their pending messages are then deleted with credits refunded, as deleteGroup does.
  */
@@ -207,7 +207,7 @@ export async function deleteAttribute(deps: PipelineDeps, businessId: number, id
 // ---- values ----
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
-/** §5 "other fields cannot contain special characters": markup and code punctuation. */
+/** "other fields cannot contain special characters": markup and code punctuation. */
 const SPECIAL = /[<>{}[\]\\^`|~$#%*=;@]/;
 
 export interface StoredValue {

@@ -1,4 +1,4 @@
-// §2 community: the members list (search, tabs, paging), member info, invitations (double opt-in),
+// Community: the members list (search, tabs, paging), member info, invitations (double opt-in),
 // edits (mandatory attributes, duplicate and invalid numbers), deletion, the member's own form
 // (/myinfo/{ref}: edit, join, unsubscribe) and the business's default opt-in/opt-out texts.
 import { sql, type Kysely } from "kysely";
@@ -181,7 +181,7 @@ function parseName(v: string | undefined, field: string): string | null | undefi
 }
 
 /**
- * Checks the fields against the rules (§5) for the attributes in scope. `mandatoryFor` lists the custom
+ * Checks the fields against the rules for the attributes in scope. `mandatoryFor` lists the custom
  * attributes whose mandatory flag applies (all of them for the business; on the member form only those shown).
  */
 function parseFields(input: MemberFields, attributes: AttributeWithItems[], scope: AttributeWithItems[], existing: Map<number, StoredValue>): ParsedFields {

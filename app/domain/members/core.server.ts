@@ -1,7 +1,7 @@
-// Members, core (issue "Messaging engine"): the columns and state changes the messaging pipeline
-// needs. The community issue extends members with attributes, invitations, lists and forms.
+// Members, core: the columns and state changes the messaging pipeline
+// needs. The community features extend members with attributes, invitations, lists and forms.
 //
-// §4 member states: PENDING (opt-in requested) -> SUBSCRIBED -> OPTED_OUT or DELETED; a member can
+// Member states: PENDING (opt-in requested) -> SUBSCRIBED -> OPTED_OUT or DELETED; a member can
 // rejoin by invitation or by texting. Every opt-in and opt-out is written to consent_log in the same
 // transaction as the state change; the log outlives the member (member_id is set NULL on delete,
 // the phone stays).

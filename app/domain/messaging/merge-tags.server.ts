@@ -1,4 +1,4 @@
-// The custom merge tags a business's message editors offer ({{attr.key}}, §3): its own member
+// The custom merge tags a business's message editors offer ({{attr.key}}): its own member
 // attributes by key and name, for <MergeTagPicker custom={…}> (app/components/merge-tag-picker.tsx).
 import type { Kysely } from "kysely";
 import type { DB } from "#db/types";

@@ -1,4 +1,4 @@
-// §3 merge values for many members at once: what {{birthday}}, {{appointmentDate}}, {{memberFormLink}}
+// Merge values for many members at once: what {{birthday}}, {{appointmentDate}}, {{memberFormLink}}
 // and {{attr.key}} render to, loaded in two queries per batch (members' columns, then the custom values
 // the template names), so a send of 100,000 members stays a handful of queries per page.
 import type { Kysely } from "kysely";

@@ -1,4 +1,4 @@
-// §3 merge tags: {{tagName}} or {{tagName|fallback}} in a message template, rendered per member.
+// Merge tags: {{tagName}} or {{tagName|fallback}} in a message template, rendered per member.
 // Pure and shared with the browser (previews, the picker in app/components/merge-tag-picker.tsx).
 //
 // Tags, by category (MERGE_TAG_CATALOGUE):

@@ -1,4 +1,4 @@
-// The per-number sending pace (§9: a UK long code takes about 10 segments a second), shared by every worker
+// The per-number sending pace (a UK long code takes about 10 segments a second), shared by every worker
 // process through the database, so two workers sending from one number together still keep to it.
 //
 // It is the generic cell rate algorithm: each number has a theoretical arrival time (TAT). Reserving `n`

@@ -1,4 +1,4 @@
-// Quiet hours (issue "Messaging engine" §7): group and campaign texts are not delivered between
+// Quiet hours: group and campaign texts are not delivered between
 // 21:00 and 08:00 UK time by default (per business: businesses.quiet_start / quiet_end, "HH:MM"),
 // they wait for the morning. DMs, opt-in/opt-out texts and PINs are exempt. Europe/London is
 // DST-aware through Intl; a window may wrap midnight (21:00-08:00) or not (13:00-14:00); equal

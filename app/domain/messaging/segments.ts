@@ -1,4 +1,4 @@
-// §9 SMS segments and credits. Pure and shared with the browser (the composer counts as you type):
+// SMS segments and credits. Pure and shared with the browser (the composer counts as you type):
 // no Node imports.
 //
 // GSM-7 (3GPP TS 23.038, "GSM 03.38"): the 128-character basic set costs one septet a character; the
@@ -151,7 +151,7 @@ export function segmentsFor(text: string): number {
   return analyse(text).segments;
 }
 
-/** Credits a send costs: one per segment per recipient (§9). */
+/** Credits a send costs: one per segment per recipient. */
 export function creditsFor(text: string, recipients: number): number {
   if (!Number.isInteger(recipients) || recipients < 0) throw new RangeError("recipients must be a whole number, 0 or more");
   return analyse(text).segments * recipients;

@@ -1,4 +1,4 @@
-// §3 unread message summaries for /api/directmessages?filter=UNREAD and the home feed: one per unread
+// Unread message summaries for /api/directmessages?filter=UNREAD and the home feed: one per unread
 // conversation, newest first, with the member's latest text.
 import type { Database } from "#db/index";
 import { displayName, isUnreadNow, latestInbound } from "~/domain/conversations/conversations.server";

@@ -1,4 +1,4 @@
-// §7 stats: one number per type. The campaign types answer 0 until campaigns exist; they are listed so
+// Stats: one number per type. The campaign types answer 0 until campaigns exist; they are listed so
 // the API is stable.
 import type { Database } from "#db/index";
 import { wallClock, wallClockToUtc } from "~/lib/uk-time";
@@ -51,7 +51,7 @@ export async function getStat(db: Database, businessId: number, type: StatType, 
       // "Left this month": members who opted out during this UK calendar month.
       return countMembers(db, businessId, "OPTED_OUT", "opted_out_at", startOfUkMonth(now));
     case "CONTACTGROUPPENDINGMESSAGESTOTAL":
-      // Scheduled or sending-soon group messages, for one group (contactGroupId) or all (task J).
+      // Scheduled or sending-soon group messages, for one group (contactGroupId) or all.
       return countPendingGroupMessages(db, businessId, _params.contactGroupId);
     default:
       // CAMPAIGNSTOTAL and CONTACTCAMPAIGNINTERACTIONTOTAL: campaigns are not built yet, so there are none.
@@ -59,7 +59,7 @@ export async function getStat(db: Database, businessId: number, type: StatType, 
   }
 }
 
-/** Credits a trial starts with (§9 meter scale). */
+/** Credits a trial starts with (the meter scale). */
 export const TRIAL_CREDITS = 50;
 
 /** The first instant of the current calendar month in UK time, as an ISO string. */

@@ -1,4 +1,4 @@
-// Support chat (§1, §7 support/session and support/messages): each signed-in user has at most one
+// Support chat (the support/session and support/messages API): each signed-in user has at most one
 // open support session with an agent; its messages are read newest first.
 import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";

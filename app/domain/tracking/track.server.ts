@@ -1,4 +1,4 @@
-// §7 usage tracking: one row per action ('view:<page title>', 'start_trial', 'purchase_subscription'
+// Usage tracking: one row per action ('view:<page title>', 'start_trial', 'purchase_subscription'
 // or a custom event name), kept against the business and user that sent it.
 import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";

@@ -40,7 +40,7 @@ function signatureMatches(authToken: string, request: WebhookRequest): boolean {
 export const TWILIO_API_ORIGIN = "https://api.twilio.com";
 export const SMS_WEBHOOK_PATH = "/webhooks/twilio/sms";
 export const STATUS_WEBHOOK_PATH = "/webhooks/twilio/status";
-/** §9 request time-out. */
+/** Request time-out. */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface TwilioOptions {

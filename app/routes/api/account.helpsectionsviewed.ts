@@ -1,5 +1,5 @@
-// POST /api/account/helpsectionsviewed {helpSectionViewed} (§7): records a help section as seen
-// (the quick-start tile hides once "quickStart" is recorded, §4). Answers 204.
+// POST /api/account/helpsectionsviewed {helpSectionViewed}: records a help section as seen
+// (the quick-start tile hides once "quickStart" is recorded). Answers 204.
 import { z } from "zod";
 import { apiHandler, parseJsonBody, requireApiUser } from "~/lib/api.server";
 import { getDeps } from "~/lib/context.server";

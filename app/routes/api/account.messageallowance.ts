@@ -1,4 +1,4 @@
-// GET /api/account/messageallowance (§7): the monthly allowance (0 on a trial, §9) and trial days left.
+// GET /api/account/messageallowance: the monthly allowance (0 on a trial) and trial days left.
 import { apiHandler, requireApiUser } from "~/lib/api.server";
 import { getDeps } from "~/lib/context.server";
 import { getPlan } from "~/domain/accounts/status.server";

@@ -1,4 +1,4 @@
-// GET /api/account/status (§7): onboarding, acceptTermsAndConditions, helpSectionsViewed, locale, displayNotification.
+// GET /api/account/status: onboarding, acceptTermsAndConditions, helpSectionsViewed, locale, displayNotification.
 import { apiHandler, requireApiUser } from "~/lib/api.server";
 import { getDeps } from "~/lib/context.server";
 import { getAccountStatus } from "~/domain/accounts/status.server";

@@ -1,5 +1,5 @@
 // GET /api/account/team: the business's team [{name, email, role, lastActiveAt}], Administrator first.
-// Administrator only (§6): a team member's call is 403 FB001.
+// Administrator only: a team member's call is 403 FB001.
 import { apiHandler } from "~/lib/api.server";
 import { getDeps } from "~/lib/context.server";
 import { listTeam } from "~/domain/accounts/team.server";

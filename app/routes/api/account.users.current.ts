@@ -1,4 +1,4 @@
-// GET /api/account/users/current (§7): the signed-in user's name and company name.
+// GET /api/account/users/current: the signed-in user's name and company name.
 import { apiHandler, requireApiUser } from "~/lib/api.server";
 
 const handler = apiHandler({

@@ -1,4 +1,4 @@
-// GET /api/application/monitor (§7): the analytics identifiers the browser loads (gaId, metaPixelId,
+// GET /api/application/monitor: the analytics identifiers the browser loads (gaId, metaPixelId,
 // rumScript), from configuration. Signed-in callers only, like every other /api/ call.
 import { apiHandler, requireApiUser } from "~/lib/api.server";
 import { getDeps } from "~/lib/context.server";

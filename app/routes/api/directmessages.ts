@@ -1,4 +1,4 @@
-// GET /api/directmessages?filter=UNREAD (§7): unread message summaries {fullName, phoneNumber,
+// GET /api/directmessages?filter=UNREAD: unread message summaries {fullName, phoneNumber,
 // issueDate, messageText}. UNREAD is the only filter the app uses; anything else is a 400 BR025.
 import { z } from "zod";
 import { apiHandler, parseQuery } from "~/lib/api.server";

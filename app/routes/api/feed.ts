@@ -1,4 +1,4 @@
-// GET /api/feed (§7): the signed-in business's feed items (§3), as the home screen shows them.
+// GET /api/feed: the signed-in business's feed items, as the home screen shows them.
 import { apiHandler, requireApiUser } from "~/lib/api.server";
 import { getDeps } from "~/lib/context.server";
 import { getFeed } from "~/domain/feed/feed.server";

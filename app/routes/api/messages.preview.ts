@@ -1,4 +1,4 @@
-// POST /api/messages/preview {"messageText": "..."} -> how the text would be sent (§9):
+// POST /api/messages/preview {"messageText": "..."} -> how the text would be sent:
 // {"encoding": "GSM-7"|"UCS-2", "segments": n, "characters": n, "nonGsmCharacters": [...]}.
 import { z } from "zod";
 import { apiHandler, badRequest, parseJsonBody, requireApiUser } from "~/lib/api.server";

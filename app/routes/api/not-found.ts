@@ -1,4 +1,4 @@
-// Every unknown /api/ path, for every method: the §8 envelope NF001 with 404 (never the HTML page).
+// Every unknown /api/ path, for every method: the error envelope NF001 with 404 (never the HTML page).
 import { apiError } from "~/lib/api.server";
 
 export function loader() {

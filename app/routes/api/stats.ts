@@ -1,6 +1,6 @@
-// GET /api/stats?type=… (§7): {total} for one statistic. UNREADMESSAGESSUBSCRIBERTOTAL and
+// GET /api/stats?type=…: {total} for one statistic. UNREADMESSAGESSUBSCRIBERTOTAL and
 // CONTACTCAMPAIGNINTERACTIONTOTAL need contactId; CONTACTGROUPPENDINGMESSAGESTOTAL takes an optional
-// contactGroupId (-1 is the all-subscribers group, §3). Anything else is a 400 BR025; a contactId
+// contactGroupId (-1 is the all-subscribers group). Anything else is a 400 BR025; a contactId
 // that is not one of the caller's members is 404 NF001 (never another business's figures).
 import { z } from "zod";
 import { apiError, apiHandler, badRequest, parseQuery, requireApiUser } from "~/lib/api.server";

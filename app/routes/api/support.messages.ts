@@ -1,4 +1,4 @@
-// GET /api/support/messages?limit=1 (§7): {messages: [{text, sender, createdAt}]}, newest first, of
+// GET /api/support/messages?limit=1: {messages: [{text, sender, createdAt}]}, newest first, of
 // the caller's open support session (limit 1 to 50, default 1; none when no session is open).
 import { z } from "zod";
 import { apiHandler, parseQuery, requireApiUser } from "~/lib/api.server";

@@ -1,4 +1,4 @@
-// GET /api/support/session (§7): {chatSessionId}, the caller's open support chat (started if none).
+// GET /api/support/session: {chatSessionId}, the caller's open support chat (started if none).
 import { apiHandler, requireApiUser } from "~/lib/api.server";
 import { getDeps } from "~/lib/context.server";
 import { getOrCreateSupportSession } from "~/domain/support/support.server";

@@ -1,4 +1,4 @@
-// POST /api/track {action} (§7): records a usage event against the caller's business. Answers 204
+// POST /api/track {action}: records a usage event against the caller's business. Answers 204
 // (the app does not read the answer and ignores failures).
 import { z } from "zod";
 import { apiHandler, parseJsonBody, requireApiUser } from "~/lib/api.server";
