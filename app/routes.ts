@@ -76,9 +76,11 @@ export default [
   // --- provider webhooks (Twilio) ---
   route("webhooks/twilio/sms", "routes/webhooks/twilio.sms.ts"),
   route("webhooks/twilio/status", "routes/webhooks/twilio.status.ts"),
+  route("webhooks/*", "routes/webhooks/not-found.ts"), // plain 404 for unknown webhook paths
   // --- simulator (add routes here) ---
   route("simulator", "routes/simulator.tsx"),
   route("simulator/api/phones/:e164/messages", "routes/simulator-api/phone-messages.ts"),
   route("simulator/api/inbound", "routes/simulator-api/inbound.ts"),
+  route("simulator/api/*", "routes/simulator-api/not-found.ts"), // JSON 404 for unknown simulator API paths
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -11,6 +11,7 @@ import { seedDemo } from "#db/seed";
 import { loadConfig, TERMS_VERSION, type Config } from "~/lib/config.server";
 import { hashPassword } from "~/lib/crypto.server";
 import { depsContext, type AppDeps } from "~/lib/context.server";
+import { hasBadPath, isMachinePath, methodNotAllowedAnswer, notFoundAnswer, pickLocale, ROUTER_METHODS } from "~/lib/early-answers.server";
 import { createSmsProvider } from "~/providers/sms/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -55,6 +56,19 @@ export async function createApp(env: Record<string, string | undefined> = proces
   app.use((req, res, next) => {
     // Every response carries the app version so the browser can detect a stale bundle.
     res.setHeader("X-App-Version", config.appVersion);
+    // No answer is ever to be sniffed as another content type.
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    // Requests no route can take are answered here, never with a 500 from deeper down: a method React
+    // Router does not serve (405 with Allow), a path with control characters or broken encoding (404).
+    const rawPath = (req.originalUrl ?? req.url).split("?")[0];
+    const badPath = hasBadPath(rawPath);
+    if (badPath || !ROUTER_METHODS.has(req.method) || (req.method !== "GET" && req.method !== "HEAD" && req.method !== "POST" && !isMachinePath(rawPath))) {
+      const lng = pickLocale(typeof req.query.lng === "string" ? req.query.lng : null, req.headers.cookie, req.headers["accept-language"]);
+      const a = badPath ? notFoundAnswer(rawPath, lng) : methodNotAllowedAnswer(rawPath, lng);
+      res.status(a.status).set(a.headers);
+      res.end(req.method === "HEAD" ? undefined : a.body);
+      return;
+    }
     // The client address for rate limits; never trust one the client sent itself.
     req.headers["x-client-ip"] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     // Refuse oversized bodies before anything reads them.
