@@ -18,6 +18,13 @@ const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z
+      .string()
+      .max(253)
+      .regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]+)$/, "must be an IP address or a host name (127.0.0.1, ::1, 0.0.0.0…)")
+      .default("127.0.0.1"),
+    SIMULATOR_PUBLIC: bool.default(false),
+    SESSION_IDLE_HOURS: z.coerce.number().min(0.05).max(30 * 24).default(12),
     DATABASE_URL: z.string().min(1).default("data/app.db"),
     PUBLIC_URL: z.string().url().optional(),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -25,6 +32,10 @@ const schema = z
     TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, "must look like AC followed by 32 hex digits").optional(),
     TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
     TWILIO_API_BASE: z.string().url().optional(),
+    SMS_SYSTEM_SENDER: z
+      .string()
+      .regex(/^(\+[1-9]\d{6,14}|MG[0-9a-fA-F]{32})$/, "must be an E.164 number (+44…) or a Twilio Messaging Service SID (MG…)")
+      .optional(),
     SEED_DEMO: bool.optional(),
     RUN_WORKER: bool.default(true),
     MESSAGE_SEND_DELAY_SECONDS: z.coerce.number().int().min(0).max(24 * 3600).default(60),
@@ -49,6 +60,7 @@ const schema = z
       if (!env.TWILIO_ACCOUNT_SID) ctx.addIssue({ code: "custom", path: ["TWILIO_ACCOUNT_SID"], message: "is required when SMS_PROVIDER=twilio" });
       if (!env.TWILIO_AUTH_TOKEN) ctx.addIssue({ code: "custom", path: ["TWILIO_AUTH_TOKEN"], message: "is required when SMS_PROVIDER=twilio" });
       if (!env.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when SMS_PROVIDER=twilio (webhook signatures are computed over it)" });
+      if (!env.SMS_SYSTEM_SENDER) ctx.addIssue({ code: "custom", path: ["SMS_SYSTEM_SENDER"], message: "is required when SMS_PROVIDER=twilio: a number or Messaging Service the account owns, for sign-up PINs and reset codes" });
     }
     if (env.NODE_ENV === "production" && env.SMS_PROVIDER !== "simulator" && !env.SESSION_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production with a real provider" });
@@ -61,11 +73,19 @@ export interface Config {
   env: Env["NODE_ENV"];
   production: boolean;
   port: number;
+  /** The address the HTTP server listens on (loopback unless set). */
+  host: string;
+  /** True when the SMS simulator's page and JSON are served: the simulator is the provider, and the server only listens on loopback or SIMULATOR_PUBLIC=true. */
+  simulatorServed: boolean;
+  /** A web session ends after this long without a request (it also ends 30 days after sign-in). */
+  sessionIdleMinutes: number;
   databaseUrl: string;
   publicUrl: string;
   sessionSecret: string;
   smsProvider: Env["SMS_PROVIDER"];
   twilio: { accountSid: string; authToken: string; apiBase?: string } | null;
+  /** The sender of texts from the platform itself (sign-up PINs, password-reset codes). */
+  systemSender: string;
   seedDemo: boolean;
   runWorker: boolean;
   /** The outbound pipeline (messages, outbound rows, workers). */
@@ -102,11 +122,16 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env: e.NODE_ENV,
     production: e.NODE_ENV === "production",
     port: e.PORT,
+    host: e.HOST,
+    simulatorServed: e.SMS_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
+    sessionIdleMinutes: Math.round(e.SESSION_IDLE_HOURS * 60),
     databaseUrl: e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     sessionSecret: e.SESSION_SECRET ?? localSecret(e.DATABASE_URL),
     smsProvider: e.SMS_PROVIDER,
     twilio: e.SMS_PROVIDER === "twilio" ? { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, apiBase: e.TWILIO_API_BASE } : null,
+    // The simulator's system number (07700 900000) by default.
+    systemSender: e.SMS_SYSTEM_SENDER ?? "+447700900000",
     seedDemo: e.SEED_DEMO ?? e.SMS_PROVIDER === "simulator",
     runWorker: e.RUN_WORKER,
     messaging: {
@@ -128,6 +153,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     appVersion: APP_VERSION,
   };
+}
+
+/** True for an address only this machine can reach: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
 }
 
 /** Without SESSION_SECRET, a random secret is kept beside the SQLite file so that restarts keep sessions. */

@@ -46,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429 });
   }
   const i18n = getI18n(context);
-  const result = await requestPasswordReset(db, sms, id, config.pinMaxIssues, (code) => i18n.t("signup.sms.pin", { code }), now());
+  const result = await requestPasswordReset(db, config.systemSender, id, config.pinMaxIssues, (code) => i18n.t("signup.sms.pin", { code }), now());
   if (!result.ok) {
     const message = `auth.reset.maxIssues|${JSON.stringify({ time: formatUkTime(result.retryAt, getLocale(context)) })}`;
     return data({ result: submission.reply({ formErrors: [message] }) }, { status: 429 });

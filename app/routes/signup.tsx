@@ -64,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       now(),
     );
     const i18n = getI18n(context);
-    await sendSignupPin(db, sms, { id: started.signupId, mobile }, config.pinMaxIssues, (code) => i18n.t("signup.sms.pin", { code }), now());
+    await sendSignupPin(db, config.systemSender, { id: started.signupId, mobile }, config.pinMaxIssues, (code) => i18n.t("signup.sms.pin", { code }), now());
     return redirect("/signup/verify", { headers: { "Set-Cookie": signupCookieHeader(started.token, started.expiresAt, config.production) } });
   } catch (error) {
     return replyWithError(submission, error);

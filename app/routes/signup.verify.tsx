@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!ok) return data({ result: submission.reply({ formErrors: ["errors.rateLimited"] }) }, { status: 429 });
     try {
       const i18n = getI18n(context);
-      const issued = await sendSignupPin(db, sms, signup, config.pinMaxIssues, (code) => i18n.t("signup.sms.pin", { code }), now());
+      const issued = await sendSignupPin(db, config.systemSender, signup, config.pinMaxIssues, (code) => i18n.t("signup.sms.pin", { code }), now());
       if (!issued.ok) {
         const message = `signup.verify.maxIssues|${JSON.stringify({ time: formatUkTime(issued.retryAt, getLocale(context)) })}`;
         return data({ result: submission.reply({ formErrors: [message] }) }, { status: 429 });

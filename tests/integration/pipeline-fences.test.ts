@@ -113,4 +113,16 @@ describe.each(DIALECTS)("pipeline fences (%s)", (dialect) => {
     const queued = await t.db.selectFrom("outbound").select("id").where("to_phone", "=", p).execute();
     expect(queued).toHaveLength(1);
   });
+
+  it("wakes a snoozed conversation whose time has come in the worker, not on read", async () => {
+    const businessId = await createBusiness(t.db);
+    const [m] = await seedMembers(t.db, businessId, 1);
+    await t.db
+      .insertInto("conversations")
+      .values({ business_id: businessId, member_id: m.id, state: "SNOOZED", snoozed_until: new Date(clock.now().getTime() - 1000).toISOString(), last_message_at: clock.now().toISOString(), unread_count: 0 })
+      .execute();
+    await makeWorker(t.db, clock).tick();
+    const row = await t.db.selectFrom("conversations").select(["state", "snoozed_until"]).where("member_id", "=", m.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ state: "UNREAD", snoozed_until: null });
+  });
 });

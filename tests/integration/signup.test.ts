@@ -1,4 +1,5 @@
 // HTTP: sign-up in three steps then terms, referral sign-up, step gating, bad input, CSRF.
+import { deliverQueued } from "../support/pipeline";
 import { describe, expect, it } from "vitest";
 import type { Database } from "#db/index";
 import { parseUkMobile } from "~/lib/phone";
@@ -23,6 +24,7 @@ function details() {
 const attr = (v: string) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 async function latestText(db: Database, phone: string) {
+  await deliverQueued(db);
   return db.selectFrom("sim_messages").selectAll().where("phone", "=", phone).orderBy("id", "desc").executeTakeFirst();
 }
 async function latestCode(db: Database, phone: string): Promise<string> {
@@ -172,6 +174,7 @@ describe("sign-up", () => {
     expect(again.status).toBe(302);
     expect(pageText(await (await client.get("/signup/verify")).text())).toContain("You can ask for 1 more code this hour.");
     const second = await latestCode(t.app.db, d.e164);
+    await deliverQueued(t.app.db);
     const texts = await t.app.db.selectFrom("sim_messages").select("id").where("phone", "=", d.e164).execute();
     expect(texts).toHaveLength(2);
     await client.post("/signup/verify", { intent: "resend" });
@@ -180,7 +183,7 @@ describe("sign-up", () => {
     const capped = await client.post("/signup/verify", { intent: "resend" });
     expect(capped.status).toBe(429);
     expect(pageText(await capped.text())).toMatch(/ask for a new one after \d{2}:\d{2}/);
-    expect(await t.app.db.selectFrom("sim_messages").select("id").where("phone", "=", d.e164).execute()).toHaveLength(3);
+    expect((await deliverQueued(t.app.db), await t.app.db.selectFrom("sim_messages").select("id").where("phone", "=", d.e164).execute())).toHaveLength(3);
     const last = await latestCode(t.app.db, d.e164);
     // The earlier codes were replaced; the last still works.
     if (first !== last) expect((await client.post("/signup/verify", { code: first })).status).toBe(400);
@@ -330,6 +333,6 @@ describe("sign-up", () => {
       });
       expect(wrong.status).toBe(403);
     }
-    expect(await t.app.db.selectFrom("sim_messages").select("id").where("phone", "=", started.e164).execute()).toHaveLength(1);
+    expect((await deliverQueued(t.app.db), await t.app.db.selectFrom("sim_messages").select("id").where("phone", "=", started.e164).execute())).toHaveLength(1);
   });
 });

@@ -132,7 +132,8 @@ export async function startFakeTwilio(options: { accountSid?: string; authToken?
 
       if (method === "POST" && rest === "/Messages.json") {
         const to = form.get("To") ?? "";
-        const from = form.get("From") ?? "";
+        // A Messaging Service sends from one of its numbers; the fake records the service id as the sender.
+        const from = form.get("From") ?? form.get("MessagingServiceSid") ?? "";
         const body = form.get("Body") ?? "";
         if (!to) return twilioError(res, 400, 21604, "A 'To' phone number is required.");
         if (!/^\+[1-9]\d{6,14}$/.test(to)) return twilioError(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);

@@ -92,3 +92,13 @@ export async function simCounts(db: Database): Promise<Map<string, number>> {
     .execute();
   return new Map(rows.map((r) => [r.phone, Number(r.n)]));
 }
+
+/**
+ * Sends everything the pipeline has queued (PINs, codes, opt-in texts…) through the simulator, as a worker would.
+ * Its clock is set far ahead so that every queued row is due whatever time the test's own clock says.
+ */
+export async function deliverQueued(db: Database): Promise<void> {
+  const later = () => new Date("2100-01-01T12:00:00.000Z");
+  const sms = new SimulatorSmsProvider(db, later);
+  await new OutboundWorker({ db, sms, now: later, config: { messaging: TEST_SETTINGS } }).drain();
+}

@@ -6,8 +6,8 @@ import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";
 import { verifyPassword } from "~/lib/crypto.server";
 import { parseUkMobile } from "~/lib/phone";
-import { SimulatorSmsProvider } from "~/providers/sms/simulator.server";
 import { SYSTEM_SENDER } from "~/domain/accounts/codes.server";
+import { deliverQueued } from "../support/pipeline";
 import {
   acceptTerms,
   completeSignup,
@@ -47,6 +47,7 @@ async function codeOf(error: Promise<unknown>): Promise<string | undefined> {
 }
 
 async function lastText(db: Database, phone: string): Promise<string> {
+  await deliverQueued(db);
   const row = await db.selectFrom("sim_messages").select(["body", "business_number"]).where("phone", "=", phone).orderBy("id", "desc").executeTakeFirstOrThrow();
   expect(row.business_number).toBe(SYSTEM_SENDER);
   return row.body;
@@ -55,8 +56,7 @@ async function lastText(db: Database, phone: string): Promise<string> {
 /** Runs steps 1-3 and returns the pending sign-up ready for the terms. */
 async function readySignup(db: Database, details = info()) {
   const started = await startSignup(db, details, null, NOW);
-  const sms = new SimulatorSmsProvider(db, () => NOW);
-  const sent = await sendSignupPin(db, sms, { id: started.signupId, mobile: details.mobile }, 3, (c) => `Code ${c}`, NOW);
+  const sent = await sendSignupPin(db, SYSTEM_SENDER, { id: started.signupId, mobile: details.mobile }, 3, (c) => `Code ${c}`, NOW);
   if (!sent.ok) throw new Error("expected a PIN");
   expect((await verifySignupPin(db, { id: started.signupId }, sent.code, later(1))).ok).toBe(true);
   await setSignupPassword(db, (await findSignup(db, started.token, later(2)))!, "Brand-new-pass1");
@@ -96,9 +96,12 @@ describe.each(DIALECTS)("sign-up (%s)", (dialect) => {
   it("texts the PIN from the system sender and verifies it", async () => {
     const details = info();
     const started = await startSignup(t.db, details, null, NOW);
-    const sms = new SimulatorSmsProvider(t.db, () => NOW);
-    const sent = await sendSignupPin(t.db, sms, { id: started.signupId, mobile: details.mobile }, 3, (c) => `Your Textcircle verification code is ${c}.`, NOW);
+    const sent = await sendSignupPin(t.db, SYSTEM_SENDER, { id: started.signupId, mobile: details.mobile }, 3, (c) => `Your Textcircle verification code is ${c}.`, NOW);
     if (!sent.ok) throw new Error("expected a PIN");
+    // Queued in the pipeline at top priority (nothing is sent from inside the request), then sent by a worker.
+    const queued = await t.db.selectFrom("outbound").select(["status", "priority", "from_phone", "charged"]).where("to_phone", "=", details.mobile).execute();
+    expect(queued).toEqual([{ status: "QUEUED", priority: 0, from_phone: SYSTEM_SENDER, charged: 0 }]);
+    expect(await t.db.selectFrom("sim_messages").select("id").where("phone", "=", details.mobile).execute()).toHaveLength(0);
     const body = await lastText(t.db, details.mobile);
     expect(body).toBe(`Your Textcircle verification code is ${sent.code}.`);
     const wrong = sent.code === "123456" ? "654321" : "123456";

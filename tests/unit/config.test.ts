@@ -24,11 +24,14 @@ describe("configuration", () => {
   });
 
   it("requires Twilio credentials and a public URL with the Twilio provider", () => {
-    expect(() => loadConfig({ ...base, SMS_PROVIDER: "twilio" })).toThrow(/TWILIO_ACCOUNT_SID[\s\S]*TWILIO_AUTH_TOKEN[\s\S]*PUBLIC_URL/);
+    expect(() => loadConfig({ ...base, SMS_PROVIDER: "twilio" })).toThrow(/TWILIO_ACCOUNT_SID[\s\S]*TWILIO_AUTH_TOKEN[\s\S]*PUBLIC_URL[\s\S]*SMS_SYSTEM_SENDER/);
+    expect(() => loadConfig({ ...base, SMS_SYSTEM_SENDER: "07700 900000" })).toThrow(/SMS_SYSTEM_SENDER/);
+    expect(loadConfig({ ...base, SMS_SYSTEM_SENDER: `MG${"b".repeat(32)}` }).systemSender).toBe(`MG${"b".repeat(32)}`);
+    expect(loadConfig(base).systemSender).toBe("+447700900000");
   });
 
   it("never seeds the demo with a real provider unless asked", () => {
-    const c = loadConfig({ ...base, SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: `AC${"a".repeat(32)}`, TWILIO_AUTH_TOKEN: "t".repeat(32), PUBLIC_URL: "https://x.test" });
+    const c = loadConfig({ ...base, SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: `AC${"a".repeat(32)}`, TWILIO_AUTH_TOKEN: "t".repeat(32), PUBLIC_URL: "https://x.test", SMS_SYSTEM_SENDER: "+447700900001" });
     expect(c.seedDemo).toBe(false);
   });
 });

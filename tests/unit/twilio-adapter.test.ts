@@ -45,6 +45,15 @@ describe("Twilio adapter: send", () => {
     expect(fake.messages.find((m) => m.sid === result.providerId)?.body).toBe("Hello from the bakery");
   });
 
+  it("sends from a Messaging Service when the sender is one (the platform's system sender may be)", async () => {
+    const before = fake.requests.length;
+    const service = `MG${"c".repeat(32)}`;
+    await provider.send({ from: service, to: TO, body: "Your code is 123456" });
+    const req = fake.requests[before];
+    expect(req.form.get("MessagingServiceSid")).toBe(service);
+    expect(req.form.get("From")).toBeNull();
+  });
+
   it("uses the caller's status callback URL when given one", async () => {
     const before = fake.requests.length;
     await provider.send({ from: FROM, to: TO, body: "x", statusCallbackUrl: `${PUBLIC_URL}/webhooks/twilio/status?m=42` });

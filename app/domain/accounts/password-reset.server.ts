@@ -3,9 +3,9 @@
 import type { Database } from "#db/index";
 import { hashPassword } from "~/lib/crypto.server";
 import { parseUkMobile } from "~/lib/phone";
-import type { SmsProvider } from "~/providers/sms/types";
+import { enqueuePlatformText } from "~/domain/messaging/platform.server";
 import { withinRateLimit } from "~/domain/ratelimit.server";
-import { checkCode, CODE_ISSUE_WINDOW_MINUTES, deleteCodes, issueCode, SYSTEM_SENDER } from "./codes.server";
+import { checkCode, CODE_ISSUE_WINDOW_MINUTES, deleteCodes, issueCode } from "./codes.server";
 
 export type Identifier = { kind: "email"; value: string } | { kind: "mobile"; value: string };
 
@@ -41,7 +41,8 @@ export type ResetRequestResult = { ok: true; issuesLeft: number } | { ok: false;
  */
 export async function requestPasswordReset(
   db: Database,
-  sms: SmsProvider,
+  /** The platform's system sender (config.systemSender). */
+  sender: string,
   id: Identifier,
   maxIssues: number,
   message: (code: string) => string,
@@ -56,11 +57,8 @@ export async function requestPasswordReset(
   if (user && !user.disabled && user.status !== "DISABLED") {
     const issued = await issueCode(db, "RESET", String(user.id), maxIssues, now);
     if (issued.ok) {
-      try {
-        await sms.send({ from: SYSTEM_SENDER, to: user.mobile, body: message(issued.code) });
-      } catch {
-        // Said the same way as success: the person can ask again.
-      }
+      // Queued in the pipeline, which sends it at top priority and retries it.
+      await enqueuePlatformText(db, { to: user.mobile, body: message(issued.code), from: sender, now });
     }
   }
   return { ok: true, issuesLeft: Math.max(0, maxIssues - counter.count) };

@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";
 import { hashPassword, randomToken, sha256 } from "~/lib/crypto.server";
-import type { SmsProvider } from "~/providers/sms/types";
+import { enqueuePlatformText } from "~/domain/messaging/platform.server";
 import { checkCode, deleteCodes, issueCode, SYSTEM_SENDER, type CheckResult, type IssueResult } from "./codes.server";
 
 export const SIGNUP_TTL_MINUTES = 60;
@@ -97,20 +97,16 @@ async function removeSignup(db: Database, signupId: string): Promise<void> {
 /** Texts a new PIN to the sign-up's mobile, within the re-issue cap. `message` words the text. */
 export async function sendSignupPin(
   db: Database,
-  sms: SmsProvider,
+  /** The platform's system sender (config.systemSender). */
+  sender: string,
   signup: { id: string; mobile: string },
   maxIssues: number,
   message: (code: string) => string,
   now: Date,
 ): Promise<IssueResult> {
   const issued = await issueCode(db, "SIGNUP", signup.id, maxIssues, now);
-  if (issued.ok) {
-    try {
-      await sms.send({ from: SYSTEM_SENDER, to: signup.mobile, body: message(issued.code) });
-    } catch {
-      throw new AppError("SE001", undefined, { status: 502 });
-    }
-  }
+  // Queued in the pipeline, which sends it at top priority and retries it.
+  if (issued.ok) await enqueuePlatformText(db, { to: signup.mobile, body: message(issued.code), from: sender, now });
   return issued;
 }
 

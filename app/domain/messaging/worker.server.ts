@@ -26,6 +26,7 @@ import {
   type RowChange,
 } from "./send.server";
 import { processInbound } from "./inbound-processing.server";
+import { wakeDueSnoozed } from "~/domain/conversations/conversations.server";
 import { NumberPacer } from "./pacing.server";
 
 type Db = Kysely<DB>;
@@ -169,8 +170,18 @@ export class OutboundWorker {
     return { recovered, sent };
   }
 
-  private inboundRound(): Promise<number> {
-    return processInbound(this.deps, 100);
+  /** Snoozed conversations whose time has come are woken here, not by the pages that read them. */
+  private static readonly HOUSEKEEPING_MS = 15_000;
+  private lastHousekeeping = -Infinity;
+
+  private async inboundRound(): Promise<number> {
+    const handled = await processInbound(this.deps, 100);
+    const now = this.deps.now();
+    if (now.getTime() - this.lastHousekeeping >= OutboundWorker.HOUSEKEEPING_MS) {
+      this.lastHousekeeping = now.getTime();
+      await wakeDueSnoozed(this.deps.db, now);
+    }
+    return handled;
   }
 
   async tick(): Promise<TickResult> {

@@ -207,8 +207,10 @@ export class TwilioSmsProvider implements SmsProvider {
   async send(message: OutboundSms): Promise<SendResult> {
     let created: TwilioMessageLike;
     try {
+      // A sender that is a Messaging Service (MG…) is passed as one; anything else is a number the account owns.
+      const sender = /^MG[0-9a-fA-F]{32}$/.test(message.from) ? { messagingServiceSid: message.from } : { from: message.from };
       created = await this.client.messages.create({
-        from: message.from,
+        ...sender,
         to: message.to,
         body: message.body,
         statusCallback: message.statusCallbackUrl ?? this.statusWebhookUrl,
