@@ -61,6 +61,7 @@ export default function DirectMessages({ loaderData }: Route.ComponentProps) {
                 <span className="dm-row__text">
                   {r.lastDirection === "out" ? t("conversations.inbox.you", { text: truncateText(r.lastText) }) : truncateText(r.lastText)}
                 </span>
+                {r.mayWantToStop ? <span className="status status--soon">{t("conversations.mayWantToStop.badge")}</span> : null}
                 {r.state === "UNREAD" ? <span className="dm-row__badge">{t("conversations.inbox.unreadBadge", { count: r.unreadCount })}</span> : null}
                 {r.state === "SNOOZED" && r.snoozedUntil ? (
                   <span className="dm-row__badge">{t("conversations.inbox.snoozedUntil", { date: formatLongDate(r.snoozedUntil, i18n.language) })}</span>

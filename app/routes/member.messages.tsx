@@ -192,6 +192,12 @@ export default function MemberMessages({ loaderData }: Route.ComponentProps) {
                 {m.kind && m.kind !== "DM" ? ` · ${t(`conversations.thread.kind.${m.kind}`)}` : ""} · <time dateTime={m.at}>{date(m.at)}</time>
               </p>
               <p className="dm-bubble__body">{m.body}</p>
+              {m.mayWantToStop && member.status === "SUBSCRIBED" ? (
+                <p className="dm-bubble__flag">
+                  <span className="status status--soon">{t("conversations.mayWantToStop.badge")}</span> {t("conversations.mayWantToStop.hint")}{" "}
+                  <Link to={`/memberinfo/${member.id}`}>{t("conversations.mayWantToStop.link")}</Link>
+                </p>
+              ) : null}
               <p className="dm-bubble__state">
                 {t(`conversations.thread.state.${m.state}`, { date: m.sendAt ? date(m.sendAt) : "" })}
                 {m.failureKey ? `: ${t(m.failureKey)}` : ""}

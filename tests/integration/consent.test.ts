@@ -13,6 +13,7 @@ import { confirmJoinByRefWithCode, deleteMember, inviteMember, joinByRef } from 
 import { webJoin } from "~/domain/groups/join.server";
 import { createImportJob, runImport } from "~/domain/import/import.server";
 import { loadConsentBusiness, onMemberChange, subscribe, type MemberChange } from "~/domain/consent/consent.server";
+import { getThread, listInbox } from "~/domain/conversations/conversations.server";
 import type { Database } from "#db/index";
 
 describe.each(DIALECTS)("consent: an objection is undone only by the person (%s)", (dialect) => {
@@ -190,6 +191,11 @@ describe.each(DIALECTS)("consent: an objection is undone only by the person (%s)
       ["MESSAGE", null],
       ["MESSAGE", "MAYBE_STOP"],
     ]);
+    // The owner sees it: the inbox row and the text in the thread are marked.
+    const inbox = await listInbox(t.db, b.id, { tab: "all" }, clock.now());
+    expect(inbox.rows.filter((r) => r.mayWantToStop).map((r) => r.memberId)).toEqual([members[5].id]);
+    const thread = await getThread(t.db, b.id, members[5].id, {}, clock.now());
+    expect(thread.items.map((i) => Boolean(i.mayWantToStop))).toEqual([true]);
   });
 
   it("calls the member-change hook in the same transaction as the change, and a failing hook undoes it", async () => {

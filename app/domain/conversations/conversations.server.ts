@@ -31,11 +31,11 @@ type Db = Kysely<DB>;
 /** A select callback's builder over `conversations as c` (other joined tables allowed). */
 type ConversationEb = ExpressionBuilder<DB & { c: DB["conversations"] }, "c">;
 
-/** The body or time of the conversation member's latest inbound text (a correlated subquery; alias it with .as()). */
-export function latestInbound(eb: ConversationEb, column: "body" | "received_at") {
+/** The body, time or flag of the conversation member's latest inbound text (a correlated subquery; alias it with .as()). */
+export function latestInbound(eb: ConversationEb, column: "body" | "received_at" | "flag") {
   return eb
     .selectFrom("inbound_messages as i")
-    .select(column === "body" ? "i.body" : "i.received_at")
+    .select(column === "body" ? "i.body" : column === "flag" ? "i.flag" : "i.received_at")
     .whereRef("i.member_id", "=", "c.member_id")
     .whereRef("i.business_id", "=", "c.business_id")
     .orderBy("i.id", "desc")
@@ -328,6 +328,8 @@ export interface InboxRow {
   snoozedUntil: string | null;
   lastText: string;
   lastDirection: "in" | "out" | null;
+  /** The member's latest text may be asking to stop (the rules could not be sure): the owner should look. */
+  mayWantToStop: boolean;
 }
 
 export interface InboxPage {
@@ -400,6 +402,7 @@ export async function listInbox(
       "m.status",
       (eb) => latestInbound(eb, "body").as("in_body"),
       (eb) => latestInbound(eb, "received_at").as("in_at"),
+      (eb) => latestInbound(eb, "flag").as("in_flag"),
       (eb) => latestOutbound(eb, "body").as("out_body"),
       (eb) => latestOutbound(eb, "created_at").as("out_at"),
     ])
@@ -429,6 +432,7 @@ export async function listInbox(
         snoozedUntil: r.snoozed_until,
         lastText: String((outNewer ? r.out_body : r.in_body) ?? ""),
         lastDirection: outNewer ? "out" : r.in_body != null ? "in" : null,
+        mayWantToStop: r.in_flag === "MAYBE_STOP" && r.status === "SUBSCRIBED",
       };
     }),
     next: rows.length > limit && last ? formatInboxCursor({ at: last.last_message_at, id: Number(last.id) }) : null,
@@ -453,6 +457,8 @@ export interface ThreadItem {
   sendAt?: string;
   /** i18n key telling why a text failed. */
   failureKey?: string;
+  /** An inbound text that may be asking to stop (the rules could not be sure). */
+  mayWantToStop?: boolean;
 }
 
 export interface Thread {
@@ -519,7 +525,7 @@ export async function getThread(
 
   let inQ = db
     .selectFrom("inbound_messages")
-    .select(["id", "body", "received_at"])
+    .select(["id", "body", "received_at", "flag"])
     .where("business_id", "=", businessId)
     .where("member_id", "=", member.id);
   if (c?.inBefore != null) inQ = inQ.where("id", "<", c.inBefore);
@@ -545,6 +551,7 @@ export async function getThread(
       at: r.received_at,
       state: "RECEIVED",
       kind: null,
+      ...(r.flag === "MAYBE_STOP" ? { mayWantToStop: true } : {}),
       k: keyOf({ at: r.received_at, dir: 0, id: Number(r.id) }),
     })),
     ...outs.map((r): Keyed => {
