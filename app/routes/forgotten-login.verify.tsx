@@ -55,7 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const id = requireIdentifier(request);
-  const { db, config, sms, now } = getDeps(context);
+  const { db, config, now } = getDeps(context);
   const formData = await request.formData();
   const ip = clientIp(request);
 

@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, config, sms, now } = getDeps(context);
+  const { db, config, now } = getDeps(context);
   const submission = parseWithZod(await request.formData(), { schema: serverSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   const v = submission.value;

@@ -6,7 +6,7 @@ import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";
 import { hashPassword, randomToken, sha256 } from "~/lib/crypto.server";
 import { enqueuePlatformText } from "~/domain/messaging/platform.server";
-import { checkCode, deleteCodes, issueCode, SYSTEM_SENDER, type CheckResult, type IssueResult } from "./codes.server";
+import { checkCode, deleteCodes, issueCode, type CheckResult, type IssueResult } from "./codes.server";
 
 export const SIGNUP_TTL_MINUTES = 60;
 export const TRIAL_CREDITS = 50;
