@@ -5,7 +5,6 @@ import compression from "compression";
 import express from "express";
 
 const production = process.env.NODE_ENV === "production";
-const port = Number(process.env.PORT || 3000);
 
 async function main() {
   const server = express();
@@ -31,11 +30,17 @@ async function main() {
     server.use(started.app);
   }
   // Provider webhooks are answered before Express (no middleware they need, and thousands a second at peak).
+  // HOST (validated by the app's configuration) defaults to loopback: other machines reach the app only
+  // when the operator says so, e.g. HOST=0.0.0.0 behind a proxy.
+  const { host, port } = started.config;
   const listener = http
     .createServer((req, res) => {
       if (!started.handleWebhook(req, res)) server(req, res);
     })
-    .listen(port, () => console.log(`Textcircle is running at http://localhost:${port}`));
+    .listen(port, host, () => {
+      const shown = host.includes(":") ? `[${host}]` : host;
+      console.log(`Textcircle is running at http://${host === "127.0.0.1" ? "localhost" : shown}:${listener.address().port} (listening on ${shown})`);
+    });
   const stop = () => {
     listener.close(() => started.close().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 5000).unref();

@@ -8,7 +8,7 @@ import { setToastCookieOptions } from "remix-toast";
 import { createDb, pgSchemaOf } from "#db/index";
 import { migrateToLatest } from "#db/migrator";
 import { seedDemo } from "#db/seed";
-import { loadConfig, TERMS_VERSION, type Config } from "~/lib/config.server";
+import { isLoopback, loadConfig, TERMS_VERSION, type Config } from "~/lib/config.server";
 import { hashPassword } from "~/lib/crypto.server";
 import { depsContext, type AppDeps } from "~/lib/context.server";
 import { hasBadPath, isMachinePath, methodNotAllowedAnswer, notFoundAnswer, pickLocale, ROUTER_METHODS } from "~/lib/early-answers.server";
@@ -46,6 +46,14 @@ export async function createApp(env: Record<string, string | undefined> = proces
     if (seeded) {
       console.log(`Demo business ready: sign in at ${config.publicUrl}/login as ${seeded.email} with password ${seeded.password}`);
     }
+  }
+
+  if (config.smsProvider === "simulator" && !config.simulatorServed) {
+    console.warn(
+      `Warning: the SMS simulator (/simulator and /simulator/api) is not served because HOST=${config.host} is reachable from other machines. Set SIMULATOR_PUBLIC=true to serve it anyway.`,
+    );
+  } else if (config.simulatorServed && !isLoopback(config.host)) {
+    console.warn(`Warning: SIMULATOR_PUBLIC=true: anyone who can reach HOST=${config.host} can read every simulated text (sign-up PINs included).`);
   }
 
   setToastCookieOptions({ secrets: [config.sessionSecret], secure: config.production, sameSite: "lax", httpOnly: true });

@@ -25,6 +25,13 @@ const schema = z
       .default("127.0.0.1"),
     SIMULATOR_PUBLIC: bool.default(false),
     SESSION_IDLE_HOURS: z.coerce.number().min(0.05).max(30 * 24).default(12),
+    HOST: z
+      .string()
+      .max(253)
+      .regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]+)$/, "must be an IP address or a host name (127.0.0.1, ::1, 0.0.0.0…)")
+      .default("127.0.0.1"),
+    SIMULATOR_PUBLIC: bool.default(false),
+    SESSION_IDLE_HOURS: z.coerce.number().min(0.05).max(30 * 24).default(12),
     DATABASE_URL: z.string().min(1).default("data/app.db"),
     PUBLIC_URL: z.string().url().optional(),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -79,6 +86,12 @@ export interface Config {
   simulatorServed: boolean;
   /** A web session ends after this long without a request (it also ends 30 days after sign-in). */
   sessionIdleMinutes: number;
+  /** The address the HTTP server listens on (loopback unless set). */
+  host: string;
+  /** True when the SMS simulator's page and JSON are served: the simulator is the provider, and the server only listens on loopback or SIMULATOR_PUBLIC=true. */
+  simulatorServed: boolean;
+  /** A web session ends after this long without a request (it also ends 30 days after sign-in). */
+  sessionIdleMinutes: number;
   databaseUrl: string;
   publicUrl: string;
   sessionSecret: string;
@@ -125,6 +138,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: e.HOST,
     simulatorServed: e.SMS_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
     sessionIdleMinutes: Math.round(e.SESSION_IDLE_HOURS * 60),
+    host: e.HOST,
+    simulatorServed: e.SMS_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
+    sessionIdleMinutes: Math.round(e.SESSION_IDLE_HOURS * 60),
     databaseUrl: e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     sessionSecret: e.SESSION_SECRET ?? localSecret(e.DATABASE_URL),
@@ -153,6 +169,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     appVersion: APP_VERSION,
   };
+}
+
+/** True for an address only this machine can reach: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopback(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
 }
 
 /** True for an address only this machine can reach: 127.0.0.0/8, ::1 or localhost. */

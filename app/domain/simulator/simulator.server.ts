@@ -16,12 +16,18 @@ export const PHONES_PER_PAGE = 12;
 /** Only the latest texts of each phone are shown on the page. */
 export const TEXTS_PER_PHONE = 50;
 
-export function simulatorEnabled(config: Pick<Config, "smsProvider">): boolean {
-  return config.smsProvider === "simulator";
+type SimulatorConfig = Pick<Config, "smsProvider"> & Partial<Pick<Config, "simulatorServed">>;
+
+/**
+ * True when the simulator's page and JSON may be served: the simulator is the provider and the server is not
+ * exposed beyond this machine (or the operator opted in with SIMULATOR_PUBLIC=true; see config).
+ */
+export function simulatorEnabled(config: SimulatorConfig): boolean {
+  return config.smsProvider === "simulator" && config.simulatorServed !== false;
 }
 
-/** Throws a 404 response unless the app runs on the simulator. */
-export function requireSimulator(config: Pick<Config, "smsProvider">, json = false): void {
+/** Throws a 404 response unless the simulator may be served (see simulatorEnabled). */
+export function requireSimulator(config: SimulatorConfig, json = false): void {
   if (simulatorEnabled(config)) return;
   throw json
     ? Response.json({ responseCode: "NF001", data: null, errorStatuses: [{ responseCode: "NF001" }] }, { status: 404 })
