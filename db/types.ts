@@ -52,6 +52,8 @@ export interface SessionsTable {
   admin_access: Generated<number>;
   created_at: string;
   expires_at: string;
+  /** When a request last used the session (written at most once a minute); null until then. */
+  last_seen_at: string | null;
 }
 
 export interface SignupsTable {

@@ -192,7 +192,7 @@ describe.each(DIALECTS)("consent: an objection is undone only by the person (%s)
       ["MESSAGE", "MAYBE_STOP"],
     ]);
     // The owner sees it: the inbox row and the text in the thread are marked.
-    const inbox = await listInbox(t.db, b.id, { tab: "all" }, clock.now());
+    const inbox = await listInbox(t.db, b.id, { tab: "unread" }, clock.now());
     expect(inbox.rows.filter((r) => r.mayWantToStop).map((r) => r.memberId)).toEqual([members[5].id]);
     const thread = await getThread(t.db, b.id, members[5].id, {}, clock.now());
     expect(thread.items.map((i) => Boolean(i.mayWantToStop))).toEqual([true]);

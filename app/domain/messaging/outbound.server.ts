@@ -15,11 +15,11 @@
 //   already claimed by a worker also ends the window (checked by row count).
 // - Group and campaign rows respect quiet hours (they are scheduled for the morning); DMs and system texts go
 //   first (priority 0) and ignore quiet hours.
-// Rows are inserted through one JSON parameter per batch (db/json-rows.ts): no parameter limits and very little
+// Rows are inserted through one JSON parameter per batch (db/dialect.ts): no parameter limits and very little
 // per-row overhead.
 import { sql, type Kysely } from "kysely";
 import type { DB, Message, MessageKind } from "#db/types";
-import { jsonRows } from "#db/json-rows";
+import { jsonRows } from "#db/dialect";
 import { AppError } from "~/lib/errors";
 import { assertCredit, charge, creditsRemaining, refund } from "~/domain/billing/credits.server";
 import { ALL_SUBSCRIBERS, countAudience, recipientPages, type Audience, type Recipient } from "~/domain/audience/audience.server";

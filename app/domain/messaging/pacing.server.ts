@@ -6,7 +6,7 @@
 // second's worth ahead of now (a burst of `rate` segments goes at once, as a full token bucket would).
 // The move is one atomic upsert, so concurrent reservations never share a slot.
 import { sql, type Kysely } from "kysely";
-import { isPostgresDb } from "#db/index";
+import { greatest } from "#db/dialect";
 import type { DB } from "#db/types";
 
 /** How far ahead of now reservations may run: one second's worth of segments goes at once. */
@@ -22,10 +22,9 @@ export class NumberPacer {
   async reserve(number: string, segments: number, nowMs: number): Promise<number> {
     if (this.perSecond <= 0) return 0;
     const cost = Math.ceil((Math.max(1, segments) * 1000) / this.perSecond);
-    const greatest = isPostgresDb(this.db) ? sql.raw("greatest") : sql.raw("max");
     const { rows } = await sql<{ tat_ms: number | string }>`
       insert into number_pace (from_phone, tat_ms) values (${number}, ${nowMs + cost})
-      on conflict (from_phone) do update set tat_ms = ${greatest}(number_pace.tat_ms, ${nowMs}) + ${cost}
+      on conflict (from_phone) do update set tat_ms = ${greatest(this.db, sql.ref("number_pace.tat_ms"), nowMs)} + ${cost}
       returning tat_ms`.execute(this.db);
     const tat = Number(rows[0].tat_ms);
     return Math.max(0, tat - nowMs - PACE_BURST_MS);

@@ -16,7 +16,7 @@
 // lease can never overwrite what another worker decided.
 import { sql, type Kysely } from "kysely";
 import type { DB, OutboundStatus } from "#db/types";
-import { isPostgresDb } from "#db/index";
+import { jsonRows, unindexed } from "#db/dialect";
 import { refund } from "~/domain/billing/credits.server";
 import { loadConsentBusiness, optOut } from "~/domain/consent/consent.server";
 import type { FoundMessage, OutboundSms, ReferenceQuery, SendOutcome, SmsProvider } from "~/providers/sms/types";
@@ -86,36 +86,32 @@ export async function applyRowChanges(db: Db, workerId: string, changes: RowChan
   if (!changes.length) return [];
   const changed: number[] = [];
   for (let i = 0; i < changes.length; i += 2000) {
-    const json = JSON.stringify(
-      changes.slice(i, i + 2000).map((c) => [
-        c.id,
-        c.status,
-        c.providerId ?? null,
-        c.errorCode === undefined ? null : c.errorCode,
-        c.error === undefined ? null : c.error?.slice(0, 500) ?? null,
-        c.sentAt ?? null,
-        c.deliveredAt ?? null,
-        c.nextAttemptAt ?? null,
-        c.leaseUntil ?? null,
-        c.attemptsDelta ?? 0,
-      ]),
+    const r = jsonRows(
+      db,
+      JSON.stringify(
+        changes.slice(i, i + 2000).map((c) => [
+          c.id,
+          c.status,
+          c.providerId ?? null,
+          c.errorCode === undefined ? null : c.errorCode,
+          c.error === undefined ? null : c.error?.slice(0, 500) ?? null,
+          c.sentAt ?? null,
+          c.deliveredAt ?? null,
+          c.nextAttemptAt ?? null,
+          c.leaseUntil ?? null,
+          c.attemptsDelta ?? 0,
+        ]),
+      ),
     );
-    // SQLite: the unary + keeps the planner from driving the join from the status index, so it walks the
-    // JSON list and finds each row by primary key.
-    const result = isPostgresDb(db)
-      ? await sql<{ id: number }>`UPDATE outbound AS o SET status = r->>1, provider_id = COALESCE(r->>2, o.provider_id), error_code = r->>3, error = r->>4,
-          sent_at = COALESCE(r->>5, o.sent_at), delivered_at = COALESCE(r->>6, o.delivered_at), next_attempt_at = COALESCE(r->>7, o.next_attempt_at),
-          lease_until = r->>8, attempts = o.attempts + (r->>9)::int
-          FROM json_array_elements(${json}::json) AS r
-          WHERE o.id = (r->>0)::bigint AND o.status = 'SENDING' AND o.worker_id = ${workerId}
-          RETURNING o.id`.execute(db)
-      : await sql<{ id: number }>`UPDATE outbound SET status = json_extract(j.value, '$[1]'), provider_id = COALESCE(json_extract(j.value, '$[2]'), provider_id),
-          error_code = json_extract(j.value, '$[3]'), error = json_extract(j.value, '$[4]'), sent_at = COALESCE(json_extract(j.value, '$[5]'), sent_at),
-          delivered_at = COALESCE(json_extract(j.value, '$[6]'), delivered_at), next_attempt_at = COALESCE(json_extract(j.value, '$[7]'), next_attempt_at),
-          lease_until = json_extract(j.value, '$[8]'), attempts = attempts + json_extract(j.value, '$[9]')
-          FROM json_each(${json}) AS j
-          WHERE outbound.id = json_extract(j.value, '$[0]') AND +outbound.status = 'SENDING' AND +outbound.worker_id = ${workerId}
-          RETURNING outbound.id AS id`.execute(db);
+    // The row must still be this worker's: SENDING with worker_id = me. The status and worker columns are read
+    // unindexed so that SQLite walks the JSON list and finds each row by primary key.
+    const result = await sql<{ id: number }>`UPDATE outbound SET status = ${r.text(1)}, provider_id = COALESCE(${r.text(2)}, outbound.provider_id),
+        error_code = ${r.text(3)}, error = ${r.text(4)}, sent_at = COALESCE(${r.text(5)}, outbound.sent_at),
+        delivered_at = COALESCE(${r.text(6)}, outbound.delivered_at), next_attempt_at = COALESCE(${r.text(7)}, outbound.next_attempt_at),
+        lease_until = ${r.text(8)}, attempts = outbound.attempts + ${r.int(9)}
+        FROM ${r.from}
+        WHERE outbound.id = ${r.int(0)} AND ${unindexed(db, "outbound.status")} = 'SENDING' AND ${unindexed(db, "outbound.worker_id")} = ${workerId}
+        RETURNING outbound.id AS id`.execute(db);
     for (const r of result.rows) changed.push(Number(r.id));
   }
   return changed;
