@@ -28,8 +28,8 @@ export function requestToken(request: Request): string | null {
 export async function getSessionUser(request: Request, context: Readonly<RouterContextProvider>): Promise<SessionUser | null> {
   const token = requestToken(request);
   if (!token) return null;
-  const { db, now } = getDeps(context);
-  return findSessionUser(db, token, now());
+  const { db, now, config } = getDeps(context);
+  return findSessionUser(db, token, now(), { idleMinutes: config.sessionIdleMinutes });
 }
 
 /** Starts a fresh web session (a new id at every login) and returns the Set-Cookie header. */

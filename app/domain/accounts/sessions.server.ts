@@ -5,6 +5,8 @@ import { randomToken, sha256 } from "~/lib/crypto.server";
 
 export const WEB_SESSION_DAYS = 30;
 export const API_TOKEN_HOURS = 24;
+/** A session's last use is written at most this often, so most requests only read. */
+export const TOUCH_INTERVAL_MS = 60_000;
 
 export interface SessionUser {
   userId: number;
@@ -41,8 +43,12 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-/** The user behind a token, or null when the token is unknown, expired, or the user is disabled. */
-export async function findSessionUser(db: Database, token: string, now: Date): Promise<SessionUser | null> {
+/**
+ * The user behind a token, or null when the token is unknown, expired, idle for longer than
+ * `idleMinutes` (web sessions only; API tokens just expire), or the user is disabled. A live web session's
+ * last use is recorded at most once a minute.
+ */
+export async function findSessionUser(db: Database, token: string, now: Date, options: { idleMinutes?: number } = {}): Promise<SessionUser | null> {
   if (!token || token.length > 128) return null;
   const row = await db
     .selectFrom("sessions")
@@ -60,11 +66,23 @@ export async function findSessionUser(db: Database, token: string, now: Date): P
       "sessions.admin_access as adminAccess",
       "sessions.kind as sessionKind",
       "sessions.expires_at as expiresAt",
+      "sessions.created_at as createdAt",
+      "sessions.last_seen_at as lastSeenAt",
       "users.last_active_at as lastActiveAt",
     ])
     .where("sessions.id", "=", sha256(token))
     .executeTakeFirst();
   if (!row || row.expiresAt <= now.toISOString() || row.disabled || row.businessStatus === "DISABLED") return null;
+  if (row.sessionKind === "WEB") {
+    const lastSeen = Date.parse(row.lastSeenAt ?? row.createdAt);
+    if (options.idleMinutes !== undefined && now.getTime() - lastSeen > options.idleMinutes * 60_000) {
+      await deleteSession(db, token);
+      return null;
+    }
+    if (now.getTime() - lastSeen >= TOUCH_INTERVAL_MS) {
+      await db.updateTable("sessions").set({ last_seen_at: now.toISOString() }).where("id", "=", sha256(token)).execute();
+    }
+  }
   return {
     userId: row.userId,
     businessId: row.businessId,
