@@ -4,12 +4,9 @@
 // Custom attributes come from the page (listAttributes gives key and name).
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { CUSTOM_PREFIX, MERGE_TAG_CATALOGUE } from "~/domain/messaging/merge";
+import { CUSTOM_PREFIX, MERGE_TAG_CATALOGUE, type CustomTag } from "~/domain/messaging/merge";
 
-export interface CustomTag {
-  key: string;
-  name: string;
-}
+export type { CustomTag };
 
 /** Inserts text at the cursor of a textarea (or input), keeping React's value tracker in step. */
 export function insertAtCursor(el: HTMLTextAreaElement | HTMLInputElement, text: string): void {

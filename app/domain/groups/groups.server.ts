@@ -1,7 +1,7 @@
 // Groups: LIST groups (fixed membership in group_members), SMART groups (a filter compiled to SQL
 // at use: smart-filter.ts), CAMPAIGN groups (filled by campaigns). Group id -1 is "all subscribers".
 // Every query is scoped to the business; a group of another business is NF001 (404).
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
+import { sql, type Kysely, type SqlBool } from "kysely";
 import type { DB, Group, GroupType } from "#db/types";
 import { AppError } from "~/lib/errors";
 import { deleteMessage, type PipelineDeps } from "~/domain/messaging/outbound.server";

@@ -145,3 +145,9 @@ export function formatAppointment(iso: string | null | undefined): { date: strin
   if (!d || Number.isNaN(d.getTime())) return { date: "", time: "" };
   return formatUkDayMonthAndTime(d);
 }
+
+/** A business's own merge tag ({{attr.key}}): its key and the attribute's name. */
+export interface CustomTag {
+  key: string;
+  name: string;
+}

@@ -177,7 +177,7 @@ async function callProvider(sms: SmsProvider, batch: OutboundSms[]): Promise<Sen
       return batch.map(() => ({ ok: false as const, error: e.outcomeUnknown ? e : new SmsProviderError(e.message, { retryable: e.retryable, providerCode: e.providerCode, reason: e.reason, outcomeUnknown: true }) }));
     }
   }
-  const out: SendOutcome[] = new Array(batch.length);
+  const out = new Array<SendOutcome>(batch.length);
   const CONCURRENCY = 8;
   let next = 0;
   await Promise.all(
