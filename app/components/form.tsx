@@ -69,7 +69,7 @@ export function Field({
       {invalid ? (
         <ul className="field__errors" id={field.errorId}>
           {[...new Set(errors)].map((e) => (
-            <li key={e}>{t(e, { field: label, max: input.maxLength })}</li>
+            <li key={e}>{translateError(t, e, { field: label, max: input.maxLength })}</li>
           ))}
         </ul>
       ) : null}
@@ -92,13 +92,16 @@ export function FormErrors({ errors, id }: { errors?: string[]; id?: string }) {
   );
 }
 
-/** Form-level errors may carry placeholder data as "KEY|{json}". */
-export function translateError(t: (k: string, o?: Record<string, unknown>) => string, e: string): string {
+/**
+ * Form-level errors may carry placeholder data as "KEY|{json}"; `base` gives defaults (the field's
+ * label, its length limit) that the error's own data overrides.
+ */
+export function translateError(t: (k: string, o?: Record<string, unknown>) => string, e: string, base: Record<string, unknown> = {}): string {
   const bar = e.indexOf("|");
-  if (bar === -1) return t(e);
+  if (bar === -1) return t(e, base);
   try {
-    return t(e.slice(0, bar), JSON.parse(e.slice(bar + 1)) as Record<string, unknown>);
+    return t(e.slice(0, bar), { ...base, ...(JSON.parse(e.slice(bar + 1)) as Record<string, unknown>) });
   } catch {
-    return t(e.slice(0, bar));
+    return t(e.slice(0, bar), base);
   }
 }

@@ -4,6 +4,7 @@ import { getInputProps } from "@conform-to/react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import { Field, type FieldMeta } from "~/components/form";
+import { parseBirthday } from "~/domain/members/attribute-rules";
 import { phoneInput } from "~/lib/validation";
 
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
@@ -18,7 +19,12 @@ export const memberSchema = z.object({
   phone: phoneInput,
   firstName: optionalShort,
   fullName: optionalShort,
-  birthday: z.string().trim().max(10, "validation.birthday").optional(),
+  // The same dd/mm check the server makes, so 31/02 is refused as the user types.
+  birthday: z
+    .string()
+    .trim()
+    .refine((v) => v === "" || parseBirthday(v) !== null, "validation.birthday")
+    .optional(),
   appointmentDate: z.string().trim().max(10, "validation.tooLongShort").optional(),
   appointmentTime: z.string().trim().max(5, "validation.tooLongShort").optional(),
   note: z.string().max(5000, "validation.tooLongLong").optional(),

@@ -3,9 +3,9 @@
 // onboarding failure can be tried. Clearly labelled: no real texts are sent. 404 unless SMS_PROVIDER=simulator.
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useRef } from "react";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { data, redirect, useActionData, useNavigation, useRevalidator } from "react-router";
+import { data, redirect, useActionData, useLocation, useNavigation, useRevalidator } from "react-router";
 import { setToast } from "remix-toast/middleware";
 import { z } from "zod";
 import type { Route } from "./+types/simulator";
@@ -59,17 +59,31 @@ function normalisePhone(input: string): string | null {
   return compact.startsWith("+") ? (parseE164(compact) ?? parseUkMobile(input)) : parseUkMobile(input);
 }
 
+/** How the form shows a phone it keeps: 07911 578481 for a UK number, the E.164 form otherwise. */
+function phoneLabel(e164: string): string {
+  return e164.startsWith("+44") ? formatUkNumber(e164) : e164;
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, config } = getDeps(context);
   requireSimulator(config);
-  const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
+  const url = new URL(request.url);
+  const page = Number(url.searchParams.get("page") ?? "1");
   const [phones, numbers, refuse] = await Promise.all([listPhones(db, Number.isFinite(page) ? page : 1), listSimNumbers(db), refusesNumberRequests(db)]);
+  const names = new Map(numbers.map((n) => [n.number, n.businessName]));
   const label = (n: string) => formatUkNumber(n);
+  // A business number is shown with its business's name where it has one.
+  const businessLabel = (n: string) => (names.get(n) ? `${names.get(n)} (${label(n)})` : label(n));
+  // After a send the page comes back with the phone and business in the address, so the next text
+  // goes from the same phone to the same business, with or without JavaScript.
+  const from = normalisePhone((url.searchParams.get("from") ?? "").slice(0, 25));
+  const to = url.searchParams.get("to") ?? "";
   return {
     ...phones,
-    phones: phones.phones.map((p) => ({ ...p, label: label(p.phone), texts: p.texts.map((x) => ({ ...x, businessLabel: label(x.businessNumber) })) })),
-    numbers: numbers.map((n) => ({ value: n, label: label(n) })),
+    phones: phones.phones.map((p) => ({ ...p, label: label(p.phone), texts: p.texts.map((x) => ({ ...x, businessLabel: businessLabel(x.businessNumber) })) })),
+    numbers: numbers.map((n) => ({ value: n.number, label: businessLabel(n.number) })),
     refuse,
+    defaults: { from: from ? phoneLabel(from) : "", to: names.has(to) ? to : (numbers[0]?.number ?? "") },
   };
 }
 
@@ -86,32 +100,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const submission = parseWithZod(form, { schema: sendSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+  const from = normalisePhone(submission.value.from);
   try {
-    const from = normalisePhone(submission.value.from);
     if (!from) throw new AppError("BR025", undefined, { field: "from" });
     await receiveInbound(db, { from, to: submission.value.to, body: submission.value.body }, now());
   } catch (error) {
     return replyWithError(submission, error);
   }
   setToast(context, { type: "success", message: "simulator.send.sentToast" });
-  return redirect("/simulator");
+  return redirect(`/simulator?${new URLSearchParams({ from: from ?? "", to: submission.value.to }).toString()}#sim-send`);
 }
 
-function SendForm({ numbers }: { numbers: { value: string; label: string }[] }) {
+type SendDefaults = { from: string; to: string };
+
+function SendForm({ numbers, defaults }: { numbers: { value: string; label: string }[]; defaults: SendDefaults }) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useValidatedForm(sendSchema, actionData?.result, { id: "sim-send" });
-  // After a text went out (the action redirected, so there is no action data), clear the message but
-  // keep the phone numbers, ready for the next text from the same phone.
-  const navigation = useNavigation();
-  const sending = useRef(false);
-  useEffect(() => {
-    if (navigation.state === "submitting" && navigation.formData?.get("intent") === "send") sending.current = true;
-    if (navigation.state === "idle" && sending.current) {
-      sending.current = false;
-      if (!actionData) form.update({ name: fields.body.name, value: "" });
-    }
-  }, [navigation.state, navigation.formData, actionData, form, fields.body.name]);
+  // The form starts from the address's phone and business (kept there after a send) with an empty
+  // message; it is mounted afresh after each send (see the key below), so the emptied message is not
+  // validated as if the person had cleared it.
+  const [form, fields] = useValidatedForm(sendSchema, actionData?.result, { id: "sim-send", defaultValue: { from: defaults.from, to: defaults.to } });
   if (numbers.length === 0) return <EmptyState title={t("simulator.send.noNumbers")} body={t("simulator.send.noNumbersBody")} />;
   return (
     <>
@@ -125,7 +133,7 @@ function SendForm({ numbers }: { numbers: { value: string; label: string }[] }) 
           input={{ ...getInputProps(fields.from, { type: "tel" }), maxLength: 25, autoComplete: "off", placeholder: "07911 123456" }}
         />
         <Field field={fields.to} label={t("simulator.send.to")}>
-          <select {...getSelectProps(fields.to)} key={fields.to.key} defaultValue={fields.to.initialValue ?? numbers[0]?.value}>
+          <select {...getSelectProps(fields.to)} key={fields.to.key} defaultValue={fields.to.initialValue ?? defaults.to}>
             {numbers.map((n) => (
               <option key={n.value} value={n.value}>
                 {n.label}
@@ -159,7 +167,9 @@ function useAutoRefresh() {
 export default function Simulator({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   useAutoRefresh();
-  const { phones, page, pageCount, numbers, refuse, total } = loaderData;
+  const { phones, page, pageCount, numbers, refuse, total, defaults } = loaderData;
+  // A new navigation (the redirect after a send) mounts a fresh form; the page refreshing itself does not.
+  const { key } = useLocation();
   return (
     <>
       <div className="sim-ribbon" role="note">
@@ -174,7 +184,7 @@ export default function Simulator({ loaderData }: Route.ComponentProps) {
         </header>
         <div className="grid grid--2">
           <Panel id="sim-send" title={t("simulator.send.title")}>
-            <SendForm numbers={numbers} />
+            <SendForm key={key} numbers={numbers} defaults={defaults} />
           </Panel>
           <Panel id="sim-refuse" title={t("simulator.refuse.title")}>
             <p>{t("simulator.refuse.body")}</p>
@@ -197,7 +207,8 @@ export default function Simulator({ loaderData }: Route.ComponentProps) {
               {phones.map((p) => (
                 <li key={p.phone} className="phone" aria-label={t("simulator.phones.phoneLabel", { number: p.label })}>
                   <h3 className="phone__number">{p.label}</h3>
-                  <ol className="phone__screen list-reset">
+                  {/* The texts scroll inside the phone: focusable so a keyboard can scroll them too. */}
+                  <ol className="phone__screen list-reset" tabIndex={0} aria-label={t("simulator.phones.textsLabel", { number: p.label })}>
                     {p.texts.map((m) => (
                       <li key={m.id} className={`bubble ${m.direction === "TO_PHONE" ? "bubble--in" : "bubble--out"}`}>
                         <span className="visually-hidden">

@@ -247,16 +247,16 @@ describe.each(DIALECTS)("community domain (%s)", (dialect) => {
     expect((await memberDetail(t.db, biz, m.id)).consent).toHaveLength(2);
   });
 
-  it("checks mandatory attributes (BR049), numbers (BR050), duplicates (BR021) and special characters (BR022) on edit", async () => {
+  it("checks mandatory attributes (BR049), numbers and dates (BR025), phone numbers (BR050) and duplicates (BR021) on edit", async () => {
     const biz = await createBusiness(t.db);
     const size = await createAttribute(t.db, biz, { name: "Shoe size", type: "NUMBER", showOnForm: false, memberCanEdit: false, mandatory: true, items: [] }, NOW);
     const m = await insertMember(t.db, { businessId: biz, phone: ukMobile(), status: "SUBSCRIBED", now: NOW });
     const other = await insertMember(t.db, { businessId: biz, phone: ukMobile(), status: "SUBSCRIBED", now: NOW });
     expect(await code(updateMember(t.db, biz, m.id, { firstName: "Bo", values: {} }, NOW))).toBe("BR049");
-    expect(await code(updateMember(t.db, biz, m.id, { values: { [size]: "nine" } }, NOW))).toBe("BR022");
+    expect(await code(updateMember(t.db, biz, m.id, { values: { [size]: "nine" } }, NOW))).toBe("BR025");
     expect(await code(updateMember(t.db, biz, m.id, { phone: "12345", values: { [size]: "9" } }, NOW))).toBe("BR050");
     expect(await code(updateMember(t.db, biz, m.id, { phone: other.phone, values: { [size]: "9" } }, NOW))).toBe("BR021");
-    expect(await code(updateMember(t.db, biz, m.id, { birthday: "31/02", values: { [size]: "9" } }, NOW))).toBe("BR022");
+    expect(await code(updateMember(t.db, biz, m.id, { birthday: "31/02", values: { [size]: "9" } }, NOW))).toBe("BR025");
     // nothing was saved half-way
     expect((await memberValues(t.db, biz, m.id)).size).toBe(0);
     const later = new Date(NOW.getTime() + 3600_000);

@@ -8,7 +8,8 @@ import { reserveSimNumber, SimulatorSmsProvider } from "~/providers/sms/simulato
 import * as inboundRoute from "~/routes/simulator-api/inbound";
 import * as messagesRoute from "~/routes/simulator-api/phone-messages";
 import { DIALECTS, useTestDb } from "../support/db";
-import { ukMobile } from "../support/factories";
+import { businessNumber, createBusiness, ukMobile } from "../support/factories";
+import { DEMO } from "#db/seed";
 
 import { pageText, useTestApp } from "../support/server";
 
@@ -79,6 +80,7 @@ describe("simulator routes answer 404 unless SMS_PROVIDER is simulator", () => {
     TWILIO_AUTH_TOKEN: "x".repeat(32),
     PUBLIC_URL: "http://localhost",
     SESSION_SECRET: "s".repeat(40),
+    SMS_SYSTEM_SENDER: "+447700900000",
   });
   const context = () => {
     const c = new RouterContextProvider();
@@ -185,6 +187,37 @@ describe("simulator over HTTP", () => {
     const unknownTo = await client.post("/simulator", { intent: "send", from: national, to: "+447700900997", body: "Hello" });
     expect(unknownTo.status).toBe(400);
     expect(pageText(await unknownTo.text())).toContain("This is not in the right format.");
+  });
+
+  it("the form offers business names with the demo business first, takes an ordinary UK mobile and keeps the phone and business after a send", async () => {
+    await reserveSimNumber(t.app.db, BUSINESS, now);
+    await reserveSimNumber(t.app.db, DEMO.number, new Date(now.getTime() - 86400_000));
+    const holder = await t.app.db.selectFrom("businesses").select("name").where("phone_number", "=", DEMO.number).executeTakeFirst();
+    if (!holder) await createBusiness(t.app.db, { name: DEMO.company, phoneNumber: DEMO.number });
+    const demoName = holder?.name ?? DEMO.company;
+    const other = `Harbour Bakery ${Date.now()}`;
+    const otherNumber = businessNumber();
+    await createBusiness(t.app.db, { name: other, phoneNumber: otherNumber });
+    // Handed out after the demo number: still listed after it.
+    await reserveSimNumber(t.app.db, otherNumber, new Date(now.getTime() + 60_000));
+    const client = t.app.client();
+    const html = await (await client.get("/simulator")).text();
+    const options = [...html.matchAll(/<option value="([^"]+)"[^>]*>([^<]*)<\/option>/g)].map((m) => [m[1], m[2].replace(/&#x27;|&amp;/g, "")]);
+    expect(options[0][0]).toBe(DEMO.number);
+    expect(options[0][1]).toContain(demoName.replace(/'/g, ""));
+    expect(options.find(([v]) => v === otherNumber)?.[1]).toBe(`${other} (0${otherNumber.slice(3, 7)} ${otherNumber.slice(7)})`);
+
+    // 07911 578481 is outside the blocks libphonenumber knows, but it is an ordinary UK mobile.
+    const sent = await client.post("/simulator", { intent: "send", from: "07911 578481", to: otherNumber, body: "Do you have sourdough?" });
+    expect(sent.status).toBe(302);
+    const location = sent.headers.get("location")!;
+    expect(await t.app.db.selectFrom("sim_messages").select(["phone", "business_number"]).where("body", "=", "Do you have sourdough?").execute()).toEqual([
+      { phone: "+447911578481", business_number: otherNumber },
+    ]);
+    const after = await (await client.get(location)).text();
+    expect(after).toMatch(/<input[^>]*name="from"[^>]*value="07911 578481"|<input[^>]*value="07911 578481"[^>]*name="from"/);
+    expect(after).toContain(`<option value="${otherNumber}" selected="">`);
+    expect(after).not.toContain("Do you have sourdough?</textarea>");
   });
 
   it("the 'Refuse number requests' switch turns on and off", async () => {

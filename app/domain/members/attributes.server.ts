@@ -215,6 +215,36 @@ export interface StoredValue {
   value_number: number | null;
 }
 
+/** The largest value a number attribute takes (12 digits, what the form and import accept). */
+export const NUMBER_MAX = 999_999_999_999;
+
+/**
+ * A wrong value, with the reason the message names (i18next picks `errors.BR025_<reason>`, and the
+ * API envelope carries it as data). `max` goes with the "tooLong" reason.
+ */
+function badValue(reason: string, field: string, extra: Record<string, number> = {}): AppError {
+  return new AppError("BR025", { context: reason, ...extra }, { field });
+}
+
+/**
+ * Number attributes count or measure things (visits, stamps, shoe size, amount spent): 0 or more, up
+ * to NUMBER_MAX, with at most two decimal places. Each refusal says which of those it broke.
+ */
+export function parseCount(v: string, field: string): number {
+  // Spaces may group digits ("1 000"); a comma is a decimal point, as French writes it, but "1,000"
+  // could be a thousand or one, so it is refused rather than guessed.
+  const s = v.replace(/\s/g, "");
+  const m = /^([-+]?)(\d*)(?:([.,])(\d*))?$/.exec(s);
+  if (!m || !/\d/.test(s)) throw badValue("number", field);
+  const [, sign, whole, separator, fraction = ""] = m;
+  if (separator === "," && fraction.length === 3) throw badValue("number", field);
+  if (sign === "-" && /[1-9]/.test(whole + fraction)) throw badValue("negative", field);
+  if (fraction.replace(/0+$/, "").length > 2) throw badValue("decimals", field);
+  const n = Number(`${whole || "0"}.${fraction || "0"}`);
+  if (whole.replace(/^0+/, "").length > 15 || n > NUMBER_MAX) throw badValue("tooLarge", field);
+  return n === 0 ? 0 : n;
+}
+
 /** Checks one raw form value for an attribute; empty -> null. Throws AppError with the field name given. */
 export function parseAttributeValue(attr: Pick<AttributeWithItems, "type" | "items" | "name">, raw: string, field: string): StoredValue | null {
   const v = raw.trim();
@@ -222,34 +252,33 @@ export function parseAttributeValue(attr: Pick<AttributeWithItems, "type" | "ite
   if (CONTROL.test(v)) throw new AppError("BR022", undefined, { field });
   switch (attr.type) {
     case "TEXT":
-      if (v.length > 40) throw new AppError("BR022", undefined, { field });
+      if (v.length > 40) throw badValue("tooLong", field, { max: 40 });
       if (SPECIAL.test(v)) throw new AppError("BR022", undefined, { field });
       return { value_text: v, value_number: null };
     case "NOTE":
-      if (v.length > 5000) throw new AppError("BR022", undefined, { field });
+      if (v.length > 5000) throw badValue("tooLong", field, { max: 5000 });
       return { value_text: v, value_number: null };
     case "NUMBER": {
-      if (!/^-?\d{1,12}(\.\d{1,6})?$/.test(v)) throw new AppError("BR022", undefined, { field });
-      const n = Number(v);
+      const n = parseCount(v, field);
       return { value_text: String(n), value_number: n };
     }
     case "DATE": {
       const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
       const d = m ? new Date(`${v}T00:00:00Z`) : null;
-      if (!m || !d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw new AppError("BR022", undefined, { field });
+      if (!m || !d || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v) throw badValue("date", field);
       return { value_text: v, value_number: null };
     }
     case "TIME":
-      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(v)) throw new AppError("BR022", undefined, { field });
+      if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(v)) throw badValue("time", field);
       return { value_text: v, value_number: null };
     case "BIRTHDAY": {
       const b = parseBirthday(v);
-      if (!b) throw new AppError("BR022", undefined, { field });
+      if (!b) throw badValue("birthday", field);
       return { value_text: b, value_number: null };
     }
     case "LIST": {
       const item = attr.items.find((i) => String(i.id) === v);
-      if (!item) throw new AppError("BR022", undefined, { field });
+      if (!item) throw badValue("list", field);
       return { value_text: item.label, value_number: item.id };
     }
   }

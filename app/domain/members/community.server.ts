@@ -176,7 +176,8 @@ function parseName(v: string | undefined, field: string): string | null | undefi
   if (v === undefined) return undefined;
   const t = v.trim();
   if (!t) return null;
-  if (t.length > 40 || CONTROL.test(t) || !NAME_OK.test(t)) throw new AppError("BR022", undefined, { field });
+  if (t.length > 40) throw new AppError("BR025", { context: "tooLong", max: 40 }, { field });
+  if (CONTROL.test(t) || !NAME_OK.test(t)) throw new AppError("BR022", undefined, { field });
   return t;
 }
 
@@ -193,7 +194,7 @@ function parseFields(input: MemberFields, attributes: AttributeWithItems[], scop
     if (!b) out.birthday = null;
     else {
       const parsed = parseBirthday(b);
-      if (!parsed) throw new AppError("BR022", undefined, { field: "birthday" });
+      if (!parsed) throw new AppError("BR025", { context: "birthday" }, { field: "birthday" });
       out.birthday = parsed;
     }
   }
@@ -203,7 +204,7 @@ function parseFields(input: MemberFields, attributes: AttributeWithItems[], scop
     if (!d && !t) out.appointment_at = null;
     else {
       const iso = ukDateTimeToUtc(d, t || "09:00")?.toISOString();
-      if (!iso) throw new AppError("BR022", undefined, { field: "appointmentDate" });
+      if (!iso) throw new AppError("BR025", { context: "appointment" }, { field: "appointmentDate" });
       out.appointment_at = iso;
     }
   }

@@ -4,9 +4,11 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js/mobile";
 import { z } from "zod";
 import type { Database } from "#db/index";
+import { DEMO } from "#db/seed";
 import type { Config } from "~/lib/config.server";
 import { randomToken } from "~/lib/crypto.server";
 import { AppError } from "~/lib/errors";
+import { parseUkMobile } from "~/lib/phone";
 import { SIM_FAIL_NUMBER_REQUESTS, getSimSetting, setSimSetting } from "~/providers/sms/simulator.server";
 import { SIM_BODY_MAX } from "./limits";
 import { receiveInbound as recordInboundText } from "~/domain/messaging/inbound.server";
@@ -39,10 +41,11 @@ const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 /** Ofcom's range for drama and testing (07700 900000-900999): not "valid" to libphonenumber, but real-looking. */
 const DRAMA = /^\+447700900[0-9]{3}$/;
 
-/** A valid E.164 mobile number (any country, or the UK drama range), or null: virtual phones are mobiles. */
+/** A valid E.164 mobile number (any country, any UK mobile, or the UK drama range), or null: virtual phones are mobiles. */
 export function parseE164(input: unknown): string | null {
   if (typeof input !== "string" || !/^\+[1-9][0-9]{6,14}$/.test(input)) return null;
   if (DRAMA.test(input)) return input;
+  if (input.startsWith("+44")) return parseUkMobile(input) === input ? input : null;
   const parsed = parsePhoneNumberFromString(input);
   return parsed && parsed.isValid() && parsed.number === input ? input : null;
 }
@@ -67,9 +70,28 @@ export interface SimPhone {
   texts: SimText[];
 }
 
-export async function listSimNumbers(db: Database): Promise<string[]> {
-  const rows = await db.selectFrom("sim_numbers").select("number").orderBy("assigned_at", "desc").orderBy("number").execute();
-  return rows.map((r) => r.number);
+export interface SimNumber {
+  number: string;
+  /** The business the number belongs to, or null while no business holds it. */
+  businessName: string | null;
+}
+
+/**
+ * The business numbers the simulator handed out, with their businesses' names: the demo business first
+ * (the one a tester texts), then the newest.
+ */
+export async function listSimNumbers(db: Database): Promise<SimNumber[]> {
+  const rows = await db
+    .selectFrom("sim_numbers")
+    .leftJoin("businesses", "businesses.phone_number", "sim_numbers.number")
+    .select(["sim_numbers.number", "businesses.name"])
+    .orderBy("sim_numbers.assigned_at", "desc")
+    .orderBy("sim_numbers.number")
+    .execute();
+  const list = rows.map((r) => ({ number: r.number, businessName: r.name ?? null }));
+  const demo = list.findIndex((n) => n.number === DEMO.number);
+  if (demo > 0) list.unshift(...list.splice(demo, 1));
+  return list;
 }
 
 /** Every virtual phone, newest activity first, with its latest texts in both directions (oldest first). */
