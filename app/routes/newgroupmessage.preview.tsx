@@ -13,6 +13,7 @@ import { AppForm, FormErrors } from "~/components/form";
 import { Steps } from "~/components/group-messages";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Banner, Button, PageHeader } from "~/components/ui";
+import { StatList } from "~/components/choices";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { AppError } from "~/lib/errors";
@@ -51,6 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       members: p.members,
       member: p.member,
       rendered: p.rendered,
+      optOutLineAdded: p.optOutLineAdded,
     };
   } catch (e) {
     if (e instanceof AppError && e.status === 404) throw data(null, { status: 404 });
@@ -111,16 +113,18 @@ export default function PreviewStep() {
           <p className="gm-phone__bubble" data-testid="rendered">{p.rendered}</p>
         </figure>
       ) : null}
-      <dl className="gm-summary">
-        <div>
-          <dt>{t("groupmessages.preview.group")}</dt>
-          <dd>{p.group.name ?? t("groupmessages.allSubscribers")}</dd>
-        </div>
-        <div>
-          <dt>{t("groupmessages.preview.when")}</dt>
-          <dd>{p.sendMode === "LATER" && p.sendAt ? formatLongDate(p.sendAt, i18n.language) : t("groupmessages.preview.now")}</dd>
-        </div>
-      </dl>
+      {p.optOutLineAdded ? (
+        <p className="field__hint" data-testid="opt-out-note">
+          {t("groupmessages.preview.optOutAdded")}
+        </p>
+      ) : null}
+      <StatList
+        className="stats--plain gm-summary"
+        items={[
+          { label: t("groupmessages.preview.group"), value: p.group.name ?? t("groupmessages.allSubscribers") },
+          { label: t("groupmessages.preview.when"), value: p.sendMode === "LATER" && p.sendAt ? formatLongDate(p.sendAt, i18n.language) : t("groupmessages.preview.now") },
+        ]}
+      />
       {empty ? (
         <Banner tone="error">{t("groupmessages.preview.empty")}</Banner>
       ) : (

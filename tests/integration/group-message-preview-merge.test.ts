@@ -44,7 +44,7 @@ describe.each(DIALECTS)("group-message preview with custom merge tags (%s)", (di
       (await t.db.selectFrom("members").select(["id", "unique_ref"]).where("business_id", "=", a.businessId).execute()).map((m) => [Number(m.id), m.unique_ref]),
     );
     const expected = members.map(
-      (m, i) => `Hi ${["Ann", "Bob", "Cat", "Dan"][i]}, your ${values[i] ?? "usual cake"} is ready at ${shop}. Change your details: ${PUBLIC_URL}/myinfo/${refs.get(m.id)}`,
+      (m, i) => `Hi ${["Ann", "Bob", "Cat", "Dan"][i]}, your ${values[i] ?? "usual cake"} is ready at ${shop}. Change your details: ${PUBLIC_URL}/myinfo/${refs.get(m.id)}\nReply STOP to opt out`,
     );
     const expectedCredits = expected.reduce((n, b) => n + analyse(b).segments, 0);
     // The figures differ from member to member, so a preview that ignored the custom values would count differently.

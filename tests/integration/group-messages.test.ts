@@ -60,7 +60,7 @@ describe.each(DIALECTS)("group messages (%s)", (dialect) => {
     const preview = await previewDraft(t.db, a.businessId, draftId, members[3].id, clock.now());
     expect(preview.recipients).toBe(4);
     expect(preview.credits).toBe(4);
-    expect(preview.rendered).toBe(`Hi friend, bread at ${shop}`);
+    expect(preview.rendered).toBe(`Hi friend, bread at ${shop}\nReply STOP to opt out`);
     expect(preview.members.map((m) => m.id)).toEqual(members.map((m) => m.id));
 
     const deps = pipelineDeps(t.db, clock, 0);
@@ -78,8 +78,8 @@ describe.each(DIALECTS)("group messages (%s)", (dialect) => {
     const counts = await simCounts(t.db);
     expect(members.map((m) => counts.get(m.phone))).toEqual([1, 1, 1, 1]);
     const bodies = await t.db.selectFrom("sim_messages").select(["phone", "body"]).where("direction", "=", "TO_PHONE").execute();
-    expect(bodies.find((b) => b.phone === members[0].phone)?.body).toBe(`Hi Ann0, bread at ${shop}`);
-    expect(bodies.find((b) => b.phone === members[3].phone)?.body).toBe(`Hi friend, bread at ${shop}`);
+    expect(bodies.find((b) => b.phone === members[0].phone)?.body).toBe(`Hi Ann0, bread at ${shop}\nReply STOP to opt out`);
+    expect(bodies.find((b) => b.phone === members[3].phone)?.body).toBe(`Hi friend, bread at ${shop}\nReply STOP to opt out`);
   });
 
   it("two concurrent sends of the same draft create one message and charge once", async () => {
@@ -193,9 +193,9 @@ describe.each(DIALECTS)("group messages (%s)", (dialect) => {
     const later = new Date(clock.t + 2 * 86_400_000);
     await editGroupMessage(deps, { businessId: a.businessId, messageId: m1, body: "First, changed: {{businessName}}", sendMode: "LATER", sendAt: later });
     const row = await t.db.selectFrom("messages").select(["body", "send_at", "status"]).where("id", "=", m1).executeTakeFirstOrThrow();
-    expect(row).toEqual({ body: "First, changed: {{businessName}}", send_at: later.toISOString(), status: "SCHEDULED" });
+    expect(row).toEqual({ body: "First, changed: {{businessName}}\nReply STOP to opt out", send_at: later.toISOString(), status: "SCHEDULED" });
     const bodies = await t.db.selectFrom("outbound").select("body").where("message_id", "=", m1).execute();
-    expect(bodies.map((b) => b.body)).toEqual(Array(3).fill(`First, changed: ${shop}`));
+    expect(bodies.map((b) => b.body)).toEqual(Array(3).fill(`First, changed: ${shop}\nReply STOP to opt out`));
 
     await deleteGroupMessage(deps, { businessId: a.businessId, messageId: m2 });
     expect(await t.db.selectFrom("messages").select("id").where("id", "=", m2).execute()).toEqual([]);

@@ -235,8 +235,8 @@ describe.each(DIALECTS)("groups (%s)", (dialect) => {
     expect(sent.recipients).toBe(2);
     const rows = await t.db.selectFrom("outbound").select(["member_id", "body"]).where("message_id", "=", sent.messageId).orderBy("member_id").execute();
     expect(rows).toEqual([
-      { member_id: m[0].id, body: "Hi Alice" },
-      { member_id: m[2].id, body: "Hi Carol" },
+      { member_id: m[0].id, body: "Hi Alice\nReply STOP to opt out" },
+      { member_id: m[2].id, body: "Hi Carol\nReply STOP to opt out" },
     ]);
     const list = await createGroup(t.db, businessId, { name: "Pending only", type: "LIST" }, NOW);
     await addGroupMembers(t.db, businessId, list, [m[5].id], NOW);

@@ -52,8 +52,8 @@ describe.each(DIALECTS)("outbound pipeline (%s)", (dialect) => {
     expect(created.status).toBe("SENDING_SOON");
     const r = await rows(t.db, created.messageId);
     expect(r.map((x) => x.to_phone).sort()).toEqual(subscribed.map((m) => m.phone).sort());
-    expect(r.find((x) => x.member_id === subscribed[0].id)!.body).toBe("Hi friend, fresh bread at Rosie's Bakery today!");
-    expect(r.find((x) => x.member_id === subscribed[1].id)!.body).toBe("Hi Ann1, fresh bread at Rosie's Bakery today!");
+    expect(r.find((x) => x.member_id === subscribed[0].id)!.body).toBe("Hi friend, fresh bread at Rosie's Bakery today!\nReply STOP to opt out");
+    expect(r.find((x) => x.member_id === subscribed[1].id)!.body).toBe("Hi Ann1, fresh bread at Rosie's Bakery today!\nReply STOP to opt out");
     expect(r.every((x) => x.status === "QUEUED" && x.priority === 1 && x.quiet_hours === 1 && x.segments === 1)).toBe(true);
     expect((await credits(t.db, businessId)).allowance_used).toBe(5);
     const ledger = await t.db.selectFrom("credit_ledger").selectAll().where("business_id", "=", businessId).execute();
@@ -94,7 +94,7 @@ describe.each(DIALECTS)("outbound pipeline (%s)", (dialect) => {
     const edited = await updateMessage(deps, { businessId, messageId: m.messageId, body: "y".repeat(161) });
     expect(edited.credits).toBe(8);
     expect((await credits(t.db, businessId)).allowance_used).toBe(8);
-    expect((await rows(t.db, m.messageId)).every((r) => r.body === "y".repeat(161))).toBe(true);
+    expect((await rows(t.db, m.messageId)).every((r) => r.body === `${"y".repeat(161)}\nReply STOP to opt out`)).toBe(true);
     // Another business cannot touch it.
     const other = await createBusiness(t.db);
     expect((await appError(deleteMessage(deps, { businessId: other, messageId: m.messageId }))).status).toBe(404);
@@ -135,7 +135,7 @@ describe.each(DIALECTS)("outbound pipeline (%s)", (dialect) => {
     expect(progress!.counts).toEqual({ DELIVERED: 1200 });
     expect(progress!.message.status).toBe("COMPLETE");
     const one = await t.db.selectFrom("sim_messages").selectAll().where("phone", "=", members[7].phone).executeTakeFirstOrThrow();
-    expect(one.body).toBe("Hi Member7");
+    expect(one.body).toBe("Hi Member7\nReply STOP to opt out");
     const row = (await rows(t.db, m.messageId)).find((r) => r.member_id === members[7].id)!;
     expect(row.provider_id).toBe(one.sid);
     expect(one.reference).toBe(String(row.id));

@@ -38,7 +38,43 @@ export async function loadConsentBusiness(db: Db, businessId: number) {
 }
 
 function fill(template: string, business: string): string {
-  return template.replace(/\{\{\s*business\s*\}\}/g, business);
+  return template.replace(/\{\{\s*(business|businessName)\s*\}\}/g, business);
+}
+
+function words(text: string): string[] {
+  return text
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toUpperCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/**
+ * The rules for a business's own opt-in and opt-out texts: the opt-in text names the business and says how to join
+ * (reply YES) and how to stop (reply STOP); the opt-out text names the business. `{{businessName}}` counts as the
+ * name. Empty means "use the default". Throws BR025 on the field, saying which rule it breaks.
+ */
+export function checkConsentTexts(businessName: string, input: { optIn: string; optOut: string }): { optIn: string | null; optOut: string | null } {
+  const clean = (v: string, field: string) => {
+    const t = v.trim();
+    if (t.length > 5000 || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(t)) throw new AppError("BR022", undefined, { field });
+    return t || null;
+  };
+  const optIn = clean(input.optIn, "optIn");
+  const optOut = clean(input.optOut, "optOut");
+  const names = (text: string) => {
+    const filled = fill(text, businessName).toLowerCase();
+    return filled.includes(businessName.trim().toLowerCase());
+  };
+  if (optIn) {
+    const w = words(optIn);
+    if (!names(optIn)) throw new AppError("BR025", { context: "optInBusiness", business: businessName }, { field: "optIn" });
+    if (!w.includes("YES") && !w.includes("OUI")) throw new AppError("BR025", { context: "optInYes" }, { field: "optIn" });
+    if (!w.includes("STOP")) throw new AppError("BR025", { context: "optInStop" }, { field: "optIn" });
+  }
+  if (optOut && !names(optOut)) throw new AppError("BR025", { context: "optOutBusiness", business: businessName }, { field: "optOut" });
+  return { optIn, optOut };
 }
 
 /** The texts a member receives about their subscription, in the business's language, with its own wording where set. */
@@ -47,10 +83,10 @@ export function consentTexts(business: ConsentBusiness) {
   const defaults = { optIn: fill(t.optInRequest, business.name), optOut: fill(t.optOut, business.name), welcome: fill(t.welcome, business.name), help: fill(t.help, business.name) };
   return {
     defaults,
-    optIn: business.opt_in_message?.trim() ? business.opt_in_message : defaults.optIn,
-    optOut: business.opt_out_message?.trim() ? business.opt_out_message : defaults.optOut,
+    optIn: business.opt_in_message?.trim() ? fill(business.opt_in_message, business.name) : defaults.optIn,
+    optOut: business.opt_out_message?.trim() ? fill(business.opt_out_message, business.name) : defaults.optOut,
     welcome: defaults.welcome,
-    help: business.help_message?.trim() ? business.help_message : defaults.help,
+    help: business.help_message?.trim() ? fill(business.help_message, business.name) : defaults.help,
     /** The code a number that objected receives before its member form may subscribe it again. */
     rejoinCode: (code: string) => fill(t.rejoinCode, business.name).replace(/\{\{\s*code\s*\}\}/g, code),
   };

@@ -15,8 +15,8 @@ import { AppError } from "~/lib/errors";
 import { randomToken } from "~/lib/crypto.server";
 import { creditsRemaining } from "~/domain/billing/credits.server";
 import { analyse } from "~/domain/messaging/segments";
-import { compileTemplate } from "~/domain/messaging/merge";
-import { ALL_SUBSCRIBERS, createMessage, deleteMessage, loadBusiness, renderPage, updateMessage, type PipelineDeps } from "~/domain/messaging/outbound.server";
+import { compileTemplate, withOptOutLine } from "~/domain/messaging/merge";
+import { ALL_SUBSCRIBERS, assertKnownTags, createMessage, deleteMessage, loadBusiness, renderPage, updateMessage, type PipelineDeps } from "~/domain/messaging/outbound.server";
 import { countRecipients, findGroup, recipientInGroup, recipientPages, sampleRecipients } from "./groups.server";
 import { cleanMessageText, GROUP_TEXT_MAX } from "./text";
 
@@ -50,6 +50,7 @@ export async function saveDraftText(
   now: Date,
 ): Promise<number> {
   const body = checkText(input.body);
+  await assertKnownTags(db, input.businessId, body);
   const at = now.toISOString();
   if (input.draftId) {
     const d = await getDraft(db, input.businessId, input.draftId);
@@ -116,6 +117,8 @@ export interface DraftPreview {
   member: { id: number; name: string; phone: string } | null;
   rendered: string;
   renderedSegments: number;
+  /** The opt-out line was added because the text had no way to stop (UK marketing rules). */
+  optOutLineAdded: boolean;
 }
 
 /**
@@ -129,12 +132,14 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
   const group = await findGroup(db, businessId, draft.groupId);
   if (!group) throw new AppError("NF001", undefined, { status: 404 });
   const business = await loadBusiness(db, businessId);
-  const template = compileTemplate(draft.body);
+  // What will be sent: the opt-out line is added to a marketing text that lacks one.
+  const sent = withOptOutLine(draft.body, business.locale);
+  const template = compileTemplate(sent.body);
   let recipients = 0;
   let credits = 0;
   if (template.constant) {
     recipients = await countRecipients(db, businessId, draft.groupId);
-    credits = recipients * analyse(draft.body).segments;
+    credits = recipients * analyse(sent.body).segments;
   } else {
     const cache = new Map<string, number>();
     for await (const page of recipientPages(db, businessId, draft.groupId)) {
@@ -168,6 +173,7 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
     member: chosen ? label(chosen) : null,
     rendered,
     renderedSegments: analyse(rendered).segments,
+    optOutLineAdded: sent.added,
   };
 }
 

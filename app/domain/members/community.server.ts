@@ -9,6 +9,7 @@ import { ukDateTimeToUtc } from "~/lib/uk-time";
 import { enqueueSystemText } from "~/domain/messaging/outbound.server";
 import {
   businessTexts,
+  checkConsentTexts,
   consentTexts,
   deleteMember as consentDelete,
   hasObjected,
@@ -392,10 +393,7 @@ export async function unsubscribeByRef(db: Db, ref: string, now: Date): Promise<
 // ---- My account: default opt-in / opt-out texts ----
 
 export async function updateOptTexts(db: Db, businessId: number, input: { optIn: string; optOut: string }): Promise<void> {
-  const clean = (v: string) => {
-    const t = v.trim();
-    if (t.length > 5000 || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/.test(t)) throw new AppError("BR022");
-    return t || null;
-  };
-  await db.updateTable("businesses").set({ opt_in_message: clean(input.optIn), opt_out_message: clean(input.optOut) }).where("id", "=", businessId).execute();
+  const business = await loadConsentBusiness(db, businessId);
+  const texts = checkConsentTexts(business.name, input);
+  await db.updateTable("businesses").set({ opt_in_message: texts.optIn, opt_out_message: texts.optOut }).where("id", "=", businessId).execute();
 }

@@ -151,3 +151,78 @@ export interface CustomTag {
   key: string;
   name: string;
 }
+
+// ---- checks at compose time ----
+
+/** Anything written as a merge tag: {{name}} or {{name|fallback}}, whatever the name. */
+const ANY_TAG = /\{\{\s*([^{}|]*?)\s*(?:\|[^{}]*)?\}\}/g;
+
+export interface UnknownTag {
+  /** The tag as written, braces included. */
+  written: string;
+  /** The closest known tag, braces included, or null when none is close. */
+  suggestion: string | null;
+}
+
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length];
+}
+
+/**
+ * The tags a text uses that would not be filled in: misspelt ({{firstname}}), unknown ({{nosuchtag}}), or a
+ * custom attribute the business does not have. Each comes with the closest known tag, if one is close.
+ * `customKeys` lists the business's own attribute keys; without it, {{attr.…}} tags are not checked.
+ */
+export function unknownTags(template: string, customKeys?: readonly string[]): UnknownTag[] {
+  const known = [...BUILT_IN_TAGS, ...(customKeys ?? []).map((k) => CUSTOM_PREFIX + k)];
+  const out: UnknownTag[] = [];
+  for (const m of template.matchAll(ANY_TAG)) {
+    const name = m[1];
+    if (KNOWN.has(name)) continue;
+    if (name.startsWith(CUSTOM_PREFIX) && (!customKeys || customKeys.includes(name.slice(CUSTOM_PREFIX.length)))) continue;
+    const lower = name.toLowerCase().replace(/[\s_-]/g, "");
+    let best: string | null = null;
+    let bestScore = Infinity;
+    for (const k of known) {
+      const score = k.toLowerCase() === lower ? 0 : distance(lower, k.toLowerCase());
+      if (score < bestScore) {
+        best = k;
+        bestScore = score;
+      }
+    }
+    const close = best !== null && bestScore <= Math.max(2, Math.floor(best.length / 3));
+    out.push({ written: m[0], suggestion: close ? `{{${best}}}` : null });
+  }
+  return out;
+}
+
+/** The line that tells a member how to stop marketing texts, in the business's language. */
+export const OPT_OUT_LINES: Record<string, string> = {
+  "en-GB": "Reply STOP to opt out",
+  fr: "Répondez STOP pour vous désabonner",
+};
+
+/** Whether a text already tells the member how to stop (names STOP, or the French ARRET). */
+export function mentionsStop(text: string): boolean {
+  return /(^|[^\p{L}-])(STOP|ARR[EÊ]T)([^\p{L}-]|$)/iu.test(text);
+}
+
+/**
+ * A marketing text (group messages, campaigns) must offer a way to stop: the opt-out line is added to a text that
+ * lacks one. Returns the text to send and whether the line was added, so the owner can be told why.
+ */
+export function withOptOutLine(text: string, locale: string): { body: string; added: boolean } {
+  if (mentionsStop(text)) return { body: text, added: false };
+  const line = OPT_OUT_LINES[locale] ?? OPT_OUT_LINES["en-GB"];
+  return { body: `${text.replace(/\s+$/, "")}\n${line}`, added: true };
+}

@@ -24,7 +24,8 @@ import { AppError } from "~/lib/errors";
 import { assertCredit, charge, creditsRemaining, refund } from "~/domain/billing/credits.server";
 import { ALL_SUBSCRIBERS, countAudience, recipientPages, type Audience, type Recipient } from "~/domain/audience/audience.server";
 import { analyse, MAX_MESSAGE_CHARACTERS } from "./segments";
-import { compileTemplate, type CompiledTemplate } from "./merge";
+import { compileTemplate, unknownTags, withOptOutLine, type CompiledTemplate } from "./merge";
+import { customMergeTags } from "./merge-tags.server";
 import { nextAllowedTime } from "./quiet-hours";
 import { mergeValuesForMembers } from "./merge-values.server";
 import { formatUkNumber } from "~/lib/phone";
@@ -108,16 +109,33 @@ export interface BusinessInfo {
   join_keyword: string;
   quiet_start: string;
   quiet_end: string;
+  locale: string;
 }
 
 export async function loadBusiness(db: Db, businessId: number): Promise<BusinessInfo> {
   const b = await db
     .selectFrom("businesses")
-    .select(["id", "name", "phone_number", "join_keyword", "quiet_start", "quiet_end"])
+    .select(["id", "name", "phone_number", "join_keyword", "quiet_start", "quiet_end", "locale"])
     .where("id", "=", businessId)
     .executeTakeFirst();
   if (!b) throw new AppError("NF001", undefined, { status: 404 });
   return b;
+}
+
+/**
+ * Refuses a text whose merge tags would not be filled in (misspelt, unknown, or a custom attribute the business
+ * does not have), naming the closest known tag: BR025 on the message text.
+ */
+export async function assertKnownTags(db: Db, businessId: number, body: string): Promise<void> {
+  if (!body.includes("{{")) return;
+  const keys = (await customMergeTags(db, businessId)).map((t) => t.key);
+  const [first] = unknownTags(body, keys);
+  if (!first) return;
+  throw new AppError(
+    "BR025",
+    first.suggestion ? { context: "mergeTag", tag: first.written, suggestion: first.suggestion } : { context: "unknownTag", tag: first.written },
+    { field: "messageText" },
+  );
 }
 
 function validateBody(body: string): string {
@@ -253,7 +271,10 @@ export async function enqueueMessage(trx: Db, input: EnqueueInput, env: Pipeline
   if (input.kind === "SYSTEM") return enqueueSystem(trx, input, env);
   if (isPhoneAudience(input.audience)) throw new AppError("BR025");
   const audience = input.audience;
-  const body = validateBody(input.body);
+  const business = await loadBusiness(trx, input.businessId);
+  await assertKnownTags(trx, input.businessId, input.body);
+  // Marketing texts always offer a way to stop; the line is part of what is stored, counted and sent.
+  const body = validateBody(input.kind === "GROUP" || input.kind === "CAMPAIGN" ? withOptOutLine(input.body, business.locale).body : input.body);
   const template = compileTemplate(body);
   const t = timing(input.kind, now, env.sendDelaySeconds, input.sendAt);
   if ("memberIds" in audience && !audience.memberIds.length) throw new AppError("BR026");
@@ -269,7 +290,6 @@ export async function enqueueMessage(trx: Db, input: EnqueueInput, env: Pipeline
     if (member.status === "PENDING") throw new AppError("BR027");
     if (member.status !== "SUBSCRIBED") throw new AppError("BR026");
   }
-  const business = await loadBusiness(trx, input.businessId);
   if (!business.phone_number) throw new AppError("SU001");
 
   // A quick refusal before any work: every recipient costs at least one credit. Also NF001 for another
@@ -409,7 +429,10 @@ export async function updateMessage(deps: PipelineDeps, input: UpdateMessageInpu
   const now = deps.now();
   return deps.db.transaction().execute(async (trx) => {
     const msg = await lockEditable(trx, input.businessId, input.messageId, now, "BR014");
-    const body = input.body === undefined ? msg.body : validateBody(input.body);
+    const business0 = await loadBusiness(trx, msg.business_id);
+    if (input.body !== undefined) await assertKnownTags(trx, msg.business_id, input.body);
+    const edited = input.body === undefined ? msg.body : msg.kind === "GROUP" || msg.kind === "CAMPAIGN" ? withOptOutLine(input.body, business0.locale).body : input.body;
+    const body = input.body === undefined ? msg.body : validateBody(edited);
     const memberIds = await dropQueuedRows(trx, msg, "BR014");
     if (msg.credits > 0) await refund(trx, msg.business_id, msg.credits, { reason: "message-edited", reference: `message:${msg.id}`, now });
     const kind = msg.kind as Exclude<MessageKind, "SYSTEM">;
