@@ -25,13 +25,7 @@ const schema = z
       .default("127.0.0.1"),
     SIMULATOR_PUBLIC: bool.default(false),
     SESSION_IDLE_HOURS: z.coerce.number().min(0.05).max(30 * 24).default(12),
-    HOST: z
-      .string()
-      .max(253)
-      .regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]+)$/, "must be an IP address or a host name (127.0.0.1, ::1, 0.0.0.0…)")
-      .default("127.0.0.1"),
-    SIMULATOR_PUBLIC: bool.default(false),
-    SESSION_IDLE_HOURS: z.coerce.number().min(0.05).max(30 * 24).default(12),
+    ACCESS_LOG_SLOW_MS: z.coerce.number().int().min(0).max(3_600_000).default(1000),
     DATABASE_URL: z.string().min(1).default("data/app.db"),
     PUBLIC_URL: z.string().url().optional(),
     SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
@@ -46,6 +40,7 @@ const schema = z
     SEED_DEMO: bool.optional(),
     RUN_WORKER: bool.default(true),
     MESSAGE_SEND_DELAY_SECONDS: z.coerce.number().int().min(0).max(24 * 3600).default(60),
+    DM_SEND_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     SMS_RATE_PER_SECOND: z.coerce.number().min(0).max(10000).default(10),
     WORKER_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(1000),
     WORKER_POLL_MS: z.coerce.number().int().min(10).max(60000).default(500),
@@ -86,12 +81,8 @@ export interface Config {
   simulatorServed: boolean;
   /** A web session ends after this long without a request (it also ends 30 days after sign-in). */
   sessionIdleMinutes: number;
-  /** The address the HTTP server listens on (loopback unless set). */
-  host: string;
-  /** True when the SMS simulator's page and JSON are served: the simulator is the provider, and the server only listens on loopback or SIMULATOR_PUBLIC=true. */
-  simulatorServed: boolean;
-  /** A web session ends after this long without a request (it also ends 30 days after sign-in). */
-  sessionIdleMinutes: number;
+  /** Requests that take this long or longer are written to the access log, like every 5xx (0: every request). */
+  accessLogSlowMs: number;
   databaseUrl: string;
   publicUrl: string;
   sessionSecret: string;
@@ -105,6 +96,8 @@ export interface Config {
   messaging: {
     /** The "sending soon" pause in which a message can still be edited or deleted. */
     sendDelaySeconds: number;
+    /** The shorter pause for a direct message: long enough to undo a slip, short enough not to feel stuck. */
+    dmSendDelaySeconds: number;
     /** Segments per second per from-number; 0 = unlimited. */
     ratePerSecond: number;
     batchSize: number;
@@ -138,9 +131,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: e.HOST,
     simulatorServed: e.SMS_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
     sessionIdleMinutes: Math.round(e.SESSION_IDLE_HOURS * 60),
-    host: e.HOST,
-    simulatorServed: e.SMS_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
-    sessionIdleMinutes: Math.round(e.SESSION_IDLE_HOURS * 60),
+    accessLogSlowMs: e.ACCESS_LOG_SLOW_MS,
     databaseUrl: e.DATABASE_URL,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, ""),
     sessionSecret: e.SESSION_SECRET ?? localSecret(e.DATABASE_URL),
@@ -152,6 +143,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     runWorker: e.RUN_WORKER,
     messaging: {
       sendDelaySeconds: e.MESSAGE_SEND_DELAY_SECONDS,
+      dmSendDelaySeconds: e.DM_SEND_DELAY_SECONDS,
       ratePerSecond: e.SMS_RATE_PER_SECOND,
       batchSize: e.WORKER_BATCH_SIZE,
       pollMs: e.WORKER_POLL_MS,
@@ -169,12 +161,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     appVersion: APP_VERSION,
   };
-}
-
-/** True for an address only this machine can reach: 127.0.0.0/8, ::1 or localhost. */
-export function isLoopback(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, "");
-  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h) || /^::ffff:127(\.\d{1,3}){3}$/.test(h);
 }
 
 /** True for an address only this machine can reach: 127.0.0.0/8, ::1 or localhost. */

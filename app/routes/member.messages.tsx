@@ -3,9 +3,9 @@
 // Opening the thread reads it. With JavaScript it refreshes every 10 s.
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Link, redirect, useActionData } from "react-router";
+import { data, Link, redirect, useActionData, useRevalidator } from "react-router";
 import { setToast } from "remix-toast/middleware";
 import type { Route } from "./+types/member.messages";
 import { DmComposer } from "~/components/dm-composer";
@@ -21,6 +21,7 @@ import {
   openThread,
   parseThreadCursor,
   sendDirectMessage,
+  undoDirectMessage,
   newFormToken,
 } from "~/domain/conversations/conversations.server";
 import { replySchema, snoozeSchema } from "~/domain/conversations/schema";
@@ -36,7 +37,9 @@ export const handle = { titleKey: "conversations.meta.threadTitle", descriptionK
 const notFound = () => data({ code: "NF001" }, { status: 404 });
 
 function memberIdOf(request: Request): number {
-  const raw = new URL(request.url).searchParams.get("id") ?? "";
+  const raw = new URL(request.url).searchParams.get("id");
+  // The bare /member/messages names no member: open the inbox instead of a 404.
+  if (raw === null) throw redirect("/directmessages");
   if (!/^\d{1,15}$/.test(raw)) throw notFound();
   return Number(raw);
 }
@@ -112,6 +115,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     setToast(context, { type: "success", message: "conversations.toast.snoozed" });
     return redirect("/directmessages");
+  }
+  if (intent === "undo") {
+    const messageId = Number(formText(form, "messageId"));
+    try {
+      await undoDirectMessage(deps, { businessId: user.businessId, memberId, messageId: Number.isSafeInteger(messageId) ? messageId : 0 });
+      setToast(context, { type: "success", message: "conversations.toast.undone" });
+    } catch (e) {
+      if (e instanceof AppError && e.status === 404) throw notFound();
+      if (!(e instanceof AppError)) throw e;
+      setToast(context, { type: "error", message: "conversations.toast.tooLateToUndo" });
+    }
+    return redirect(back);
   }
   if (intent === "read" || intent === "unread" || intent === "clear") {
     await orNotFound(changeConversation(deps.db, user.businessId, memberId, { action: intent }, now));
@@ -199,9 +214,24 @@ export default function MemberMessages({ loaderData }: Route.ComponentProps) {
                 </p>
               ) : null}
               <p className="dm-bubble__state">
-                {t(`conversations.thread.state.${m.state}`, { date: m.sendAt ? date(m.sendAt) : "" })}
-                {m.failureKey ? `: ${t(m.failureKey)}` : ""}
+                {m.state === "SENDING_SOON" && m.editableUntil ? (
+                  <Countdown until={m.editableUntil} />
+                ) : (
+                  <>
+                    {t(`conversations.thread.state.${m.state}`, { date: m.sendAt ? date(m.sendAt) : "" })}
+                    {m.failureKey && m.state !== "NOT_SENT" ? `: ${t(m.failureKey)}` : ""}
+                  </>
+                )}
               </p>
+              {m.state === "SENDING_SOON" && m.kind === "DM" && m.messageId ? (
+                <AppForm method="post" action={`/member/messages?id=${member.id}`} className="dm-bubble__undo">
+                  <input type="hidden" name="intent" value="undo" />
+                  <input type="hidden" name="messageId" value={m.messageId} />
+                  <Button variant="secondary" className="btn--small">
+                    {t("conversations.thread.undo")}
+                  </Button>
+                </AppForm>
+              ) : null}
             </li>
           ))}
         </ol>
@@ -258,4 +288,34 @@ export default function MemberMessages({ loaderData }: Route.ComponentProps) {
       ) : null}
     </div>
   );
+}
+
+/**
+ * "Sending at 14:05:07" without JavaScript; with it, a live "Sending in 4 s" that reloads the thread when the
+ * pause is over, so the state moves on without a click.
+ */
+function Countdown({ until }: { until: string }) {
+  const { t } = useTranslation();
+  const target = Date.parse(until);
+  const [left, setLeft] = useState<number | null>(null);
+  useEffect(() => {
+    const tick = () => setLeft(Math.max(0, Math.ceil((target - Date.now()) / 1000)));
+    tick();
+    const timer = setInterval(tick, 1000);
+    return () => clearInterval(timer);
+  }, [target]);
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (left === 0) void revalidator.revalidate();
+    // Only when the pause ends.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [left === 0]);
+  if (left === null) return <>{t("conversations.thread.sendingAt", { time: formatUkTimeWithSeconds(until) })}</>;
+  return (
+    <span aria-live="polite">{left > 0 ? t("conversations.thread.sendingIn", { count: left }) : t("conversations.thread.state.SENDING")}</span>
+  );
+}
+
+function formatUkTimeWithSeconds(iso: string): string {
+  return new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(new Date(iso));
 }

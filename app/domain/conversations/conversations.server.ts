@@ -18,7 +18,7 @@ import { sql, type ExpressionBuilder, type Kysely } from "kysely";
 import type { ConversationState, DB, Member, MessageKind, MessageStatus, OutboundStatus } from "#db/types";
 import { AppError } from "~/lib/errors";
 import { FAILURE_REASON_KEYS, type SmsFailureReason } from "~/providers/sms/types";
-import { createMessage, type PipelineDeps } from "~/domain/messaging/outbound.server";
+import { createMessage, deleteMessage, type PipelineDeps } from "~/domain/messaging/outbound.server";
 import { INBOX_TABS, TAB_COUNT_CAP, type InboxTab } from "./inbox";
 
 /** A fresh token for a send form (its idempotency key). */
@@ -443,7 +443,8 @@ export async function listInbox(
 // ---------------------------------------------------------------------------------------------
 // Threads
 
-export type ThreadState = "RECEIVED" | "SCHEDULED" | "SENDING_SOON" | "SENDING" | "SENT" | "DELIVERED" | "FAILED";
+/** NOT_SENT: the pipeline held the text back because the member had opted out (or left) by the time it was due. */
+export type ThreadState = "RECEIVED" | "SCHEDULED" | "SENDING_SOON" | "SENDING" | "SENT" | "DELIVERED" | "FAILED" | "NOT_SENT";
 
 export interface ThreadItem {
   key: string;
@@ -459,6 +460,10 @@ export interface ThreadItem {
   failureKey?: string;
   /** An inbound text that may be asking to stop (the rules could not be sure). */
   mayWantToStop?: boolean;
+  /** Outbound texts: the message, so a direct message still sending soon can be undone. */
+  messageId?: number;
+  /** While sending soon: when it goes (the countdown runs to this). */
+  editableUntil?: string;
 }
 
 export interface Thread {
@@ -477,10 +482,10 @@ export function failureKeyOf(errorCode: string | null, error: string | null): st
   return FAILURE_REASON_KEYS.unknown;
 }
 
-function outboundState(o: { status: OutboundStatus; msg_status: MessageStatus; editable_until: string }, now: Date): ThreadState {
+function outboundState(o: { status: OutboundStatus; msg_status: MessageStatus; editable_until: string; error_code: string | null }, now: Date): ThreadState {
   switch (o.status) {
     case "FAILED":
-      return "FAILED";
+      return o.error_code === "OPTED_OUT" ? "NOT_SENT" : "FAILED";
     case "DELIVERED":
       return "DELIVERED";
     case "SENT":
@@ -532,7 +537,7 @@ export async function getThread(
   let outQ = db
     .selectFrom("outbound as o")
     .innerJoin("messages as msg", "msg.id", "o.message_id")
-    .select(["o.id", "o.body", "o.created_at", "o.status", "o.error_code", "o.error", "msg.kind", "msg.status as msg_status", "msg.editable_until", "msg.send_at"])
+    .select(["o.id", "o.message_id", "o.body", "o.created_at", "o.status", "o.error_code", "o.error", "msg.kind", "msg.status as msg_status", "msg.editable_until", "msg.send_at"])
     .where("o.business_id", "=", businessId)
     .where("o.member_id", "=", member.id);
   if (c?.outBefore != null) outQ = outQ.where("o.id", "<", c.outBefore);
@@ -555,7 +560,7 @@ export async function getThread(
       k: keyOf({ at: r.received_at, dir: 0, id: Number(r.id) }),
     })),
     ...outs.map((r): Keyed => {
-      const state = outboundState({ status: r.status, msg_status: r.msg_status, editable_until: r.editable_until }, now);
+      const state = outboundState({ status: r.status, msg_status: r.msg_status, editable_until: r.editable_until, error_code: r.error_code }, now);
       return {
         key: `out-${r.id}`,
         direction: "out",
@@ -563,8 +568,10 @@ export async function getThread(
         at: r.created_at,
         state,
         kind: r.kind,
+        messageId: Number(r.message_id),
         ...(state === "SCHEDULED" ? { sendAt: r.send_at } : {}),
-        ...(state === "FAILED" ? { failureKey: failureKeyOf(r.error_code, r.error) } : {}),
+        ...(state === "SENDING_SOON" ? { editableUntil: r.editable_until } : {}),
+        ...(state === "FAILED" || state === "NOT_SENT" ? { failureKey: failureKeyOf(r.error_code, r.error) } : {}),
         k: keyOf({ at: r.created_at, dir: 1, id: Number(r.id) }),
       };
     }),
@@ -583,6 +590,23 @@ export async function getThread(
     items: page.reverse().map(({ k: _k, ...item }) => item),
     earlier: more && oldest ? formatThreadCursor(nextCursor(page, c)) : null,
   };
+}
+
+/**
+ * Undoes a direct message to the member while it is still sending soon: its queued text is dropped and the
+ * credits refunded. BR015 once it has gone; 404 for another business's or another member's message.
+ */
+export async function undoDirectMessage(deps: PipelineDeps, input: { businessId: number; memberId: number; messageId: number }): Promise<void> {
+  const msg = await deps.db
+    .selectFrom("messages")
+    .select(["id"])
+    .where("business_id", "=", input.businessId)
+    .where("id", "=", input.messageId)
+    .where("kind", "=", "DM")
+    .where("member_id", "=", input.memberId)
+    .executeTakeFirst();
+  if (!msg) throw new AppError("NF001", undefined, { status: 404 });
+  await deleteMessage(deps, { businessId: input.businessId, messageId: msg.id });
 }
 
 // ---------------------------------------------------------------------------------------------

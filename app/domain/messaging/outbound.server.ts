@@ -36,21 +36,28 @@ export { ALL_SUBSCRIBERS };
 
 export interface PipelineDeps {
   db: Kysely<DB>;
-  config: { messaging: { sendDelaySeconds: number }; publicUrl?: string };
+  config: { messaging: { sendDelaySeconds: number; dmSendDelaySeconds?: number }; publicUrl?: string };
   now: () => Date;
 }
 
 /** What the pipeline needs to know about the moment and the settings, for a send inside a caller's transaction. */
 export interface PipelineEnv {
   now: Date;
-  /** The "sending soon" pause for DMs, group and campaign texts. */
+  /** The "sending soon" pause for group and campaign texts. */
   sendDelaySeconds: number;
+  /** The pause for a direct message (the group pause when missing). */
+  dmSendDelaySeconds?: number;
   /** The public address, for links rendered into texts (member form link). */
   publicUrl?: string;
 }
 
 export function pipelineEnv(deps: PipelineDeps): PipelineEnv {
-  return { now: deps.now(), sendDelaySeconds: deps.config.messaging.sendDelaySeconds, publicUrl: deps.config.publicUrl };
+  return {
+    now: deps.now(),
+    sendDelaySeconds: deps.config.messaging.sendDelaySeconds,
+    dmSendDelaySeconds: deps.config.messaging.dmSendDelaySeconds,
+    publicUrl: deps.config.publicUrl,
+  };
 }
 
 /** Rows written per INSERT statement. */
@@ -234,6 +241,10 @@ async function fanOut(
   return { recipients, credits };
 }
 
+function delayFor(kind: MessageKind, env: { sendDelaySeconds: number; dmSendDelaySeconds?: number }): number {
+  return kind === "DM" ? (env.dmSendDelaySeconds ?? env.sendDelaySeconds) : env.sendDelaySeconds;
+}
+
 function timing(kind: MessageKind, now: Date, delaySeconds: number, sendAt: Date | null | undefined) {
   if (sendAt && !Number.isFinite(sendAt.getTime())) throw new AppError("BR013", undefined, { field: "sendAt" });
   if (sendAt && sendAt.getTime() < now.getTime() - 60_000) throw new AppError("BR013", undefined, { field: "sendAt" });
@@ -276,7 +287,7 @@ export async function enqueueMessage(trx: Db, input: EnqueueInput, env: Pipeline
   // Marketing texts always offer a way to stop; the line is part of what is stored, counted and sent.
   const body = validateBody(input.kind === "GROUP" || input.kind === "CAMPAIGN" ? withOptOutLine(input.body, business.locale).body : input.body);
   const template = compileTemplate(body);
-  const t = timing(input.kind, now, env.sendDelaySeconds, input.sendAt);
+  const t = timing(input.kind, now, delayFor(input.kind, env), input.sendAt);
   if ("memberIds" in audience && !audience.memberIds.length) throw new AppError("BR026");
   if (input.kind === "DM") {
     if (!("memberIds" in audience) || audience.memberIds.length !== 1) throw new AppError("BR025");
@@ -436,7 +447,7 @@ export async function updateMessage(deps: PipelineDeps, input: UpdateMessageInpu
     const memberIds = await dropQueuedRows(trx, msg, "BR014");
     if (msg.credits > 0) await refund(trx, msg.business_id, msg.credits, { reason: "message-edited", reference: `message:${msg.id}`, now });
     const kind = msg.kind as Exclude<MessageKind, "SYSTEM">;
-    const t = timing(kind, now, deps.config.messaging.sendDelaySeconds, input.sendAt === undefined ? new Date(msg.send_at) : input.sendAt);
+    const t = timing(kind, now, delayFor(kind, pipelineEnv(deps)), input.sendAt === undefined ? new Date(msg.send_at) : input.sendAt);
     const business = await loadBusiness(trx, msg.business_id);
     const next = t.quiet ? nextAllowedTime(t.goAt, { start: business.quiet_start, end: business.quiet_end }) : t.goAt;
     const result = await fanOut(trx, compileTemplate(body), business, recipientPages(trx, msg.business_id, { memberIds }), {
