@@ -1,22 +1,24 @@
-// The delete-group form shared by the list and smart group pages (deleting a group with pending
-// messages warns that they will not be sent; the hidden confirm makes the next press delete them).
+// The delete-group step shared by the list and smart group pages: a quiet button, then a question
+// that says what deleting does (pending messages are not sent, their credits come back) before the
+// group goes. Works as a plain form without JavaScript and as a dialog with it.
 import { useTranslation } from "react-i18next";
-import { AppForm } from "~/components/form";
-import { Banner, Button } from "~/components/ui";
+import { ConfirmAction } from "~/components/confirm";
 
-/** Delete, with the warning when messages to the group have not gone yet. */
+/** Delete, after a confirmation that names the messages to the group that have not gone yet. */
 export function DeleteGroup({ pending, confirm }: { pending: number; confirm: boolean }) {
   const { t } = useTranslation();
   return (
-    <AppForm className="form delete-group">
-      <input type="hidden" name="intent" value="delete" />
-      {confirm || pending > 0 ? (
-        <Banner tone="warning" title={t("groups.delete.warningTitle")}>
-          {t("groups.delete.warning", { count: pending })}
-        </Banner>
-      ) : null}
-      {pending > 0 ? <input type="hidden" name="confirm" value="yes" /> : null}
-      <Button variant="destructive">{pending > 0 ? t("groups.delete.confirm") : t("groups.delete.submit")}</Button>
-    </AppForm>
+    <div className="delete-group">
+      <ConfirmAction
+        id="delete-group"
+        trigger={t("groups.delete.submit")}
+        title={t("groups.delete.question")}
+        confirmLabel={pending > 0 ? t("groups.delete.confirm") : t("groups.delete.submit")}
+        fields={{ intent: "delete", confirm: "yes" }}
+        open={confirm}
+      >
+        <p>{t("groups.delete.warning", { count: pending })}</p>
+      </ConfirmAction>
+    </div>
   );
 }

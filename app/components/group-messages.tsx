@@ -3,6 +3,8 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { ButtonLink } from "~/components/ui";
+import { Badge, StatList, type BadgeTone } from "~/components/choices";
+import { MergeText } from "~/components/merge-text";
 import { failureKey } from "~/components/broadcast-panel";
 import { formatLongDate, truncateText } from "~/domain/home/format";
 import type { GroupMessageRow } from "~/domain/group-messages/group-messages.server";
@@ -30,6 +32,15 @@ export function Steps({ current, draftId }: { current: Step; draftId?: number | 
 /** A tracking row as the domain computes it (see listGroupMessages). */
 export type ListRow = Omit<GroupMessageRow, "editableUntil">;
 
+/** Status colours mean the same everywhere: waiting is yellow, gone is green, failed is red. */
+const STATUS_TONE: Record<string, BadgeTone> = {
+  SCHEDULED: "info",
+  SENDING_SOON: "yellow",
+  SENDING: "yellow",
+  COMPLETE: "green",
+  FAILED: "red",
+};
+
 export function GroupMessageList({ rows, showGroup }: { rows: ListRow[]; showGroup?: boolean }) {
   const { t, i18n } = useTranslation();
   const fmt = (n: number) => n.toLocaleString(i18n.language === "fr" ? "fr-FR" : "en-GB");
@@ -38,7 +49,7 @@ export function GroupMessageList({ rows, showGroup }: { rows: ListRow[]; showGro
       {rows.map((m) => (
         <li key={m.id} className={`gm-list__item gm-status--${m.status.toLowerCase()}`} data-message-id={m.id}>
           <div className="gm-list__head">
-            <span className={`status gm-badge gm-badge--${m.status.toLowerCase()}`}>{t(`groupmessages.status.${m.status}`)}</span>
+            <Badge tone={STATUS_TONE[m.status] ?? "neutral"}>{t(`groupmessages.status.${m.status}`)}</Badge>
             <time dateTime={m.sendAt}>{formatLongDate(m.sendAt, i18n.language)}</time>
           </div>
           {showGroup ? (
@@ -46,15 +57,20 @@ export function GroupMessageList({ rows, showGroup }: { rows: ListRow[]; showGro
               {t("groupmessages.list.group")}: <Link to={`/groupmessages?groupId=${m.groupId}`}>{m.groupName ?? t("groupmessages.allSubscribers")}</Link>
             </p>
           ) : null}
-          <p className="gm-list__text">{truncateText(m.body, 160)}</p>
-          <dl className="gm-counts">
-            <div><dt>{t("groupmessages.list.recipients")}</dt><dd>{fmt(m.recipients)}</dd></div>
-            <div><dt>{t("groupmessages.list.sent")}</dt><dd>{fmt(m.sent)}</dd></div>
-            <div><dt>{t("groupmessages.list.delivered")}</dt><dd>{fmt(m.delivered)}</dd></div>
-            <div><dt>{t("groupmessages.list.failed")}</dt><dd>{fmt(m.failed)}</dd></div>
-            <div><dt>{t("groupmessages.list.replies")}</dt><dd>{fmt(m.replies)}</dd></div>
-            <div><dt>{t("groupmessages.list.credits")}</dt><dd>{fmt(m.credits)}</dd></div>
-          </dl>
+          <p className="gm-list__text">
+            <MergeText text={truncateText(m.body, 160)} />
+          </p>
+          <StatList
+            className="gm-counts"
+            items={[
+              { label: t("groupmessages.list.recipients"), value: fmt(m.recipients) },
+              { label: t("groupmessages.list.sent"), value: fmt(m.sent) },
+              { label: t("groupmessages.list.delivered"), value: fmt(m.delivered) },
+              { label: t("groupmessages.list.failed"), value: fmt(m.failed), tone: m.failed > 0 ? "bad" : undefined },
+              { label: t("groupmessages.list.replies"), value: fmt(m.replies) },
+              { label: t("groupmessages.list.credits"), value: fmt(m.credits) },
+            ]}
+          />
           {m.status === "FAILED" && m.error ? (
             <p className="gm-list__error">
               {t("groupmessages.list.error")}: {t(failureKey(m.error))}

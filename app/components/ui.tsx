@@ -4,7 +4,8 @@ import type { ReactNode } from "react";
 import { Link, type LinkProps } from "react-router";
 import { useTranslation } from "react-i18next";
 
-type Variant = "primary" | "secondary" | "destructive" | "link";
+// "destructive" is the quiet first press (red outline); "danger" the filled red of the confirmation itself.
+type Variant = "primary" | "secondary" | "destructive" | "danger" | "link";
 
 export function Button({
   variant = "primary",

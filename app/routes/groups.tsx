@@ -8,6 +8,7 @@ import { setToast } from "remix-toast/middleware";
 import { z } from "zod";
 import type { Route } from "./+types/groups";
 import { AppForm, Field, FormErrors } from "~/components/form";
+import { ChoiceGroup } from "~/components/choices";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, EmptyState, PageHeader, Panel } from "~/components/ui";
 import { createGroup, listGroups } from "~/domain/groups/groups.server";
@@ -76,18 +77,14 @@ export default function Groups({ loaderData }: Route.ComponentProps) {
           <FormErrors errors={form.errors} id={form.errorId} />
           <AppForm {...getFormProps(form)} className="form">
             <Field field={fields.name} label={t("groups.fields.name")} input={{ ...getInputProps(fields.name, { type: "text" }), maxLength: 40 }} />
-            <fieldset className="field">
-              <legend>{t("groups.fields.type")}</legend>
-              {(["LIST", "SMART"] as const).map((type) => (
-                <label key={type} className="choice">
-                  <input type="radio" name={fields.type.name} value={type} defaultChecked={typeValue === type} />
-                  <span>
-                    <strong>{t(`groups.type.${type}`)}</strong> — {t(`groups.typeHint.${type}`)}
-                  </span>
-                </label>
-              ))}
-              {fields.type.errors?.length ? <p className="field__errors">{t(fields.type.errors[0])}</p> : null}
-            </fieldset>
+            <ChoiceGroup
+              name={fields.type.name}
+              legend={t("groups.fields.type")}
+              defaultValue={typeValue}
+              options={(["LIST", "SMART"] as const).map((type) => ({ value: type, label: t(`groups.type.${type}`), hint: t(`groups.typeHint.${type}`) }))}
+              errors={fields.type.errors?.map((e) => t(e))}
+              errorId={fields.type.errorId}
+            />
             <Button>{t("groups.new.submit")}</Button>
           </AppForm>
         </Panel>

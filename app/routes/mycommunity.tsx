@@ -3,6 +3,7 @@
 import { useTranslation } from "react-i18next";
 import { Form, Link } from "react-router";
 import type { Route } from "./+types/mycommunity";
+import { Badge } from "~/components/choices";
 import { ButtonLink, EmptyState, Icon, PageHeader, Pagination } from "~/components/ui";
 import { listMembers, type MemberTab } from "~/domain/members/community.server";
 import { formatLongDate } from "~/domain/home/format";
@@ -87,8 +88,10 @@ export default function MyCommunity({ loaderData }: Route.ComponentProps) {
             <li key={m.id}>
               <Link to={`/memberinfo?id=${m.id}`} className="members-list__row">
                 <span className="members-list__name">{m.full_name || m.first_name || m.phoneDisplay}</span>
-                <span className="members-list__phone">{m.phoneDisplay}</span>
-                <span className={`members-status members-status--${m.status.toLowerCase()}`}>{t(`members.status.${m.status}`)}</span>
+                <span className="members-list__phone nowrap">{m.phoneDisplay}</span>
+                <Badge tone={m.status === "SUBSCRIBED" ? "green" : m.status === "PENDING" ? "yellow" : "red"} className="members-list__status">
+                  {t(`members.status.${m.status}`)}
+                </Badge>
                 <span className="members-list__date">
                   {m.status === "PENDING" && m.invited_at
                     ? t("members.list.invitedOn", { date: formatLongDate(m.invited_at, i18n.language) })

@@ -2,7 +2,7 @@
 // each with its member count) and send now or at a UK date and time in the future (BR013).
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { z } from "zod";
@@ -11,6 +11,7 @@ import { AppForm, FormErrors, translateError } from "~/components/form";
 import { Steps } from "~/components/group-messages";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, PageHeader } from "~/components/ui";
+import { ChoiceGroup } from "~/components/choices";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { replyWithError } from "~/lib/forms.server";
@@ -71,6 +72,8 @@ export default function ScheduleStep() {
     defaultValue: { draftId: String(draft.id), groupId: String(draft.groupId ?? -1), sendMode: draft.sendMode, sendDate: draft.date, sendTime: draft.time },
   });
   const [mode, setMode] = useState<string>((fields.sendMode.initialValue as string) ?? draft.sendMode);
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   const fmt = (n: number) => n.toLocaleString(i18n.language === "fr" ? "fr-FR" : "en-GB");
   const err = (list?: string[], id?: string) =>
     list?.length ? (
@@ -105,17 +108,18 @@ export default function ScheduleStep() {
           {groups.length === 1 ? <p className="field__hint">{t("groupmessages.schedule.noGroups")}</p> : null}
           {err(fields.groupId.errors, fields.groupId.errorId)}
         </div>
-        <fieldset className="field gm-when">
-          <legend>{t("groupmessages.schedule.when")}</legend>
-          <label className="radio">
-            <input type="radio" name={fields.sendMode.name} value="NOW" defaultChecked={mode === "NOW"} onChange={() => setMode("NOW")} />
-            {t("groupmessages.schedule.now")}
-          </label>
-          <label className="radio">
-            <input type="radio" name={fields.sendMode.name} value="LATER" defaultChecked={mode === "LATER"} onChange={() => setMode("LATER")} />
-            {t("groupmessages.schedule.later")}
-          </label>
-          <div className={`gm-when__fields${fields.sendDate.errors?.length ? " field--invalid" : ""}`}>
+        <ChoiceGroup
+          name={fields.sendMode.name}
+          legend={t("groupmessages.schedule.when")}
+          defaultValue={mode}
+          onChange={setMode}
+          options={[
+            { value: "NOW", label: t("groupmessages.schedule.now") },
+            { value: "LATER", label: t("groupmessages.schedule.later") },
+          ]}
+        >
+          {/* Without JavaScript the date and time are always there; with it they show for "later" only. */}
+          <div className={`gm-when__fields${fields.sendDate.errors?.length ? " field--invalid" : ""}`} hidden={hydrated && mode === "NOW"}>
             <p className="field__hint" id="gm-when-hint">{t("groupmessages.schedule.dateHint")}</p>
             <div className="gm-when__row">
               <div className="field">
@@ -129,7 +133,7 @@ export default function ScheduleStep() {
             </div>
             {err(fields.sendDate.errors, fields.sendDate.errorId)}
           </div>
-        </fieldset>
+        </ChoiceGroup>
         <Button className="btn--block">{t("groupmessages.schedule.next")}</Button>
         <p>
           <Link to={`/newgroupmessage?draft=${draft.id}`}>{t("groupmessages.schedule.back")}</Link>
