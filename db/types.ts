@@ -270,6 +270,8 @@ export interface MembersTable {
   birthday: string | null; // "MM-DD"
   appointment_at: string | null; // ISO-8601 UTC
   note: string | null;
+  /** When the welcome text asked for their first name (null: not asked, or answered). */
+  name_asked_at: Generated<string | null>;
 }
 
 export type ConsentAction = "OPT_IN_REQUESTED" | "OPTED_IN" | "OPTED_OUT" | "REJOINED";

@@ -18,6 +18,7 @@ import * as m20261123002000 from "./20261123002000_inbound_attempts";
 import * as m20261124000000 from "./20261124000000_message_campaign";
 import * as m20261125000000 from "./20261125000000_conversations_snoozed_idx";
 import * as m20261126000000 from "./20261126000000_session_last_seen";
+import * as m20261127000000 from "./20261127000000_member_name_asked";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   "20261124000000_message_campaign": m20261124000000,
   "20261125000000_conversations_snoozed_idx": m20261125000000,
   "20261126000000_session_last_seen": m20261126000000,
+  "20261127000000_member_name_asked": m20261127000000,
 };

@@ -86,6 +86,9 @@ export function consentTexts(business: ConsentBusiness) {
     optIn: business.opt_in_message?.trim() ? fill(business.opt_in_message, business.name) : defaults.optIn,
     optOut: business.opt_out_message?.trim() ? fill(business.opt_out_message, business.name) : defaults.optOut,
     welcome: defaults.welcome,
+    /** The welcome for a member who joined by text and has not given a name: it asks for their first name. */
+    welcomeAskName: fill(t.welcomeAskName, business.name),
+    nameThanks: (name: string) => t.nameThanks.replace(/\{\{\s*name\s*\}\}/g, name),
     help: business.help_message?.trim() ? fill(business.help_message, business.name) : defaults.help,
     /** The code a number that objected receives before its member form may subscribe it again. */
     rejoinCode: (code: string) => fill(t.rejoinCode, business.name).replace(/\{\{\s*code\s*\}\}/g, code),
@@ -254,7 +257,11 @@ export async function subscribe(trx: Db, input: Subscribe, now: Date): Promise<b
     evidence: input.evidence,
     now,
   });
-  await enqueueSystemText(trx, { businessId: business.id, to: member.phone, body: consentTexts(business).welcome, memberId: member.id, now, fromPhone: business.phone_number });
+  // Someone who joined by text and has no name yet is asked for their first name; their next reply gives it.
+  const askName = input.channel === "SMS" && !member.first_name?.trim() && !member.full_name?.trim();
+  const texts = consentTexts(business);
+  await enqueueSystemText(trx, { businessId: business.id, to: member.phone, body: askName ? texts.welcomeAskName : texts.welcome, memberId: member.id, now, fromPhone: business.phone_number });
+  if (askName) await trx.updateTable("members").set({ name_asked_at: now.toISOString() }).where("id", "=", member.id).execute();
   await changed(trx, { businessId: business.id, memberId: member.id, phone: member.phone, from: member.status, to: "SUBSCRIBED" }, now);
   return true;
 }

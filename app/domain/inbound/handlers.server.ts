@@ -64,3 +64,47 @@ export const conversationHandler: InboundHandler = {
     return { kind: "MESSAGE", memberId: ctx.member.id, flag: ctx.compliance.maybeStop ? "MAYBE_STOP" : null };
   },
 };
+
+/** How long after the welcome a reply can still be taken as the member's name. */
+const NAME_WINDOW_MS = 7 * 86_400_000;
+const NOT_NAMES = new Set(["YES", "NO", "OK", "OKAY", "THANKS", "THANK", "THANKYOU", "CHEERS", "HI", "HELLO", "HEY", "OUI", "NON", "MERCI", "BONJOUR", "SALUT", "TA"]);
+
+/** A reply that reads as a first name (one to three words of letters), tidied; null otherwise. */
+export function nameFromReply(body: string): string | null {
+  const text = body.normalize("NFKC").replace(/[\p{Cf}]/gu, "").trim().replace(/[.!]+$/u, "").replace(/^(it'?s|i'?m|je suis|c'est|my name is|moi c'est)\s+/iu, "");
+  if (!text || text.length > 40) return null;
+  const words = text.split(/\s+/u);
+  if (words.length > 3 || !words.every((w) => /^\p{L}[\p{L}'’-]*$/u.test(w))) return null;
+  if (words.some((w) => NOT_NAMES.has(w.normalize("NFD").replace(/\p{M}/gu, "").toUpperCase()))) return null;
+  const shouting = text === text.toUpperCase() || text === text.toLowerCase();
+  return shouting ? words.map((w) => w.charAt(0).toUpperCase() + w.slice(1).toLowerCase()).join(" ") : words.join(" ");
+}
+
+/**
+ * The first reply after a welcome that asked for a first name: if it reads as a name it fills the member's first
+ * name and is thanked; either way the question is closed (only the first reply is taken as an answer).
+ */
+export const nameHandler: InboundHandler = {
+  name: "name",
+  async handle(ctx) {
+    const m = ctx.member;
+    if (!m || m.status !== "SUBSCRIBED" || !m.name_asked_at) return null;
+    const asked = Date.parse(m.name_asked_at);
+    const name = Date.parse(ctx.text.received_at) - asked <= NAME_WINDOW_MS ? nameFromReply(ctx.text.body) : null;
+    await ctx.trx
+      .updateTable("members")
+      .set(name && !m.first_name ? { first_name: name, name_asked_at: null, updated_at: ctx.now.toISOString() } : { name_asked_at: null })
+      .where("id", "=", m.id)
+      .execute();
+    if (!name) return null;
+    await enqueueSystemText(ctx.trx, {
+      businessId: ctx.business.id,
+      to: ctx.text.from_number,
+      body: consentTexts(ctx.business).nameThanks(name),
+      memberId: m.id,
+      now: ctx.now,
+      fromPhone: ctx.business.phone_number,
+    });
+    return { kind: "NAME", memberId: m.id };
+  },
+};

@@ -4,8 +4,9 @@
 //   1. compliance: STOP (and objections as people write them), START, HELP. Always first; nothing can override it.
 //   2. the join keyword: the double opt-in by text.
 //   3. campaign handlers: live campaign keywords and open questions (registered by the campaign engine).
-//   4. the conversation: any other text from a member opens or re-activates their DM thread as unread.
-//   5. anything left is from an unknown sender and is only stored.
+//   4. the first name a new member gives in answer to the welcome text.
+//   5. the conversation: any other text from a member opens or re-activates their DM thread as unread.
+//   6. anything left is from an unknown sender and is only stored.
 //
 // The router runs inside the inbound worker's claim transaction, once per text, on a batch whose businesses and
 // members were loaded up front. A handler that needs more (campaign keywords, open questions) loads it once per
@@ -17,7 +18,7 @@ import type { ConsentBusiness } from "~/domain/consent/consent.server";
 
 type Db = Kysely<DB>;
 
-export type InboundKind = "STOP" | "START" | "HELP" | "JOIN" | "MESSAGE" | "CAMPAIGN" | "UNKNOWN_SENDER";
+export type InboundKind = "STOP" | "START" | "HELP" | "JOIN" | "NAME" | "MESSAGE" | "CAMPAIGN" | "UNKNOWN_SENDER";
 
 /** A claimed inbound text. */
 export interface InboundText {
@@ -80,9 +81,10 @@ export function createRouter(stages: {
   compliance: InboundHandler;
   join: InboundHandler;
   campaigns: readonly InboundHandler[];
+  name: InboundHandler;
   conversation: InboundHandler;
 }): InboundRouter {
-  const handlers = [stages.compliance, stages.join, ...stages.campaigns, stages.conversation];
+  const handlers = [stages.compliance, stages.join, ...stages.campaigns, stages.name, stages.conversation];
   return {
     handlers,
     async preload(trx, texts, businesses) {
