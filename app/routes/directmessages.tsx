@@ -55,7 +55,13 @@ export default function DirectMessages({ loaderData }: Route.ComponentProps) {
             <li key={r.memberId}>
               <Link to={`/member/messages?id=${r.memberId}`} className={`dm-row${r.state === "UNREAD" ? " dm-row--unread" : ""}`} data-member-id={r.memberId}>
                 <span className="dm-row__who">
-                  <strong>{r.name || t("conversations.inbox.noName")}</strong> <span className="dm-row__phone">{r.phoneDisplay}</span>
+                  {r.name ? (
+                    <>
+                      <strong>{r.name}</strong> <span className="dm-row__phone nowrap">{r.phoneDisplay}</span>
+                    </>
+                  ) : (
+                    <strong className="nowrap">{r.phoneDisplay}</strong>
+                  )}
                 </span>
                 <span className="dm-row__when">{formatLongDate(r.lastMessageAt, i18n.language)}</span>
                 <span className="dm-row__text">

@@ -87,8 +87,9 @@ export default function MyCommunity({ loaderData }: Route.ComponentProps) {
           {rows.map((m) => (
             <li key={m.id}>
               <Link to={`/memberinfo?id=${m.id}`} className="members-list__row">
-                <span className="members-list__name">{m.full_name || m.first_name || m.phoneDisplay}</span>
-                <span className="members-list__phone nowrap">{m.phoneDisplay}</span>
+                {/* Without a name, the number is the label, shown once. */}
+                <span className="members-list__name nowrap">{m.full_name || m.first_name || m.phoneDisplay}</span>
+                {m.full_name || m.first_name ? <span className="members-list__phone nowrap">{m.phoneDisplay}</span> : null}
                 <Badge tone={m.status === "SUBSCRIBED" ? "green" : m.status === "PENDING" ? "yellow" : "red"} className="members-list__status">
                   {t(`members.status.${m.status}`)}
                 </Badge>
