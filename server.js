@@ -3,6 +3,7 @@
 import http from "node:http";
 import compression from "compression";
 import express from "express";
+import { accessLog } from "./server/access-log.js";
 
 const production = process.env.NODE_ENV === "production";
 
@@ -33,8 +34,10 @@ async function main() {
   // HOST (validated by the app's configuration) defaults to loopback: other machines reach the app only
   // when the operator says so, e.g. HOST=0.0.0.0 behind a proxy.
   const { host, port } = started.config;
+  const logRequest = accessLog({ slowMs: started.config.accessLogSlowMs });
   const listener = http
     .createServer((req, res) => {
+      logRequest(req, res);
       if (!started.handleWebhook(req, res)) server(req, res);
     })
     .listen(port, host, () => {

@@ -44,12 +44,14 @@ function buildIfStale({ quiet = false } = {}) {
   const sources = Math.max(...["app", "db", "migrations", "server", "public"].map(newest), ...["package.json", "vite.config.ts", "react-router.config.ts"].map((f) => fs.statSync(f).mtimeMs));
   if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= sources) return false;
   if (!quiet) console.log("Building Textcircle…");
-  const result = spawnSync("npx", ["react-router", "build"], {
+  // Warnings and errors only: the list of every emitted file (a hundred lines) is for `npm run build`.
+  const result = spawnSync("npx", ["react-router", "build", "--logLevel", "warn"], {
     stdio: quiet ? "pipe" : "inherit",
     encoding: "utf8",
     // Always a production bundle, even when a test runner (NODE_ENV=test) asks for the build.
     env: { ...process.env, NODE_ENV: "production" },
   });
+  if (!quiet && result.status === 0) console.log("Built.");
   if (result.status !== 0) {
     const output = `${result.stdout ?? ""}\n${result.stderr ?? ""}`.split("\n").filter((l) => !/nodedir|Future Flag|future\.v8|reactrouter\.com|^\s*$/.test(l));
     throw new Error(`react-router build failed:\n${output.slice(-30).join("\n")}`);
