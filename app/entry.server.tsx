@@ -4,7 +4,9 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
+import { contentSecurityPolicy, nonceContext } from "~/lib/csp.server";
 import { getI18n } from "~/lib/i18n.server";
+import { NonceContext } from "~/lib/nonce";
 
 export const streamTimeout = 5000;
 
@@ -20,11 +22,16 @@ export default function handleRequest(
     const userAgent = request.headers.get("user-agent");
     // Bots and the no-JavaScript case both get the complete document at once.
     const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    // Every inline script React Router writes carries this request's nonce; the policy allows no other.
+    const nonce = loadContext.get(nonceContext);
     const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={getI18n(loadContext)}>
-        <ServerRouter context={routerContext} url={request.url} />
-      </I18nextProvider>,
+      <NonceContext.Provider value={nonce}>
+        <I18nextProvider i18n={getI18n(loadContext)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </I18nextProvider>
+      </NonceContext.Provider>,
       {
+        nonce,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();
@@ -33,6 +40,8 @@ export default function handleRequest(
           responseHeaders.set("X-Content-Type-Options", "nosniff");
           responseHeaders.set("Referrer-Policy", "same-origin");
           responseHeaders.set("X-Frame-Options", "DENY");
+          // Not under Vite's development server, whose hot reload relies on inline scripts of its own.
+          if (!import.meta.env.DEV) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },

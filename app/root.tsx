@@ -1,3 +1,4 @@
+import "~/lib/zod-browser";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import {
@@ -21,6 +22,7 @@ import { csrfContext, csrfMiddleware } from "~/lib/csrf.server";
 import { getLocale, i18nextMiddleware, localeCookie } from "~/lib/i18n.server";
 import { isLocale } from "~/lib/i18n";
 import { OfflineBanner } from "~/components/offline-banner";
+import { useNonce } from "~/lib/nonce";
 import stylesheet from "~/styles/app.css?url";
 
 /** JSON API, webhooks and the simulator's JSON need neither translations nor toasts: skip that work for them. */
@@ -30,10 +32,10 @@ function forPagesOnly(mw: Route.MiddlewareFunction): Route.MiddlewareFunction {
 }
 
 /** Choosing a language with ?lng= (the language links) keeps it for the next visits too. */
-const rememberLanguage: Route.MiddlewareFunction = async ({ request }, next) => {
+const rememberLanguage: Route.MiddlewareFunction = async ({ request, context }, next) => {
   const lng = new URL(request.url).searchParams.get("lng");
   const response = await next();
-  if (isLocale(lng)) response.headers.append("Set-Cookie", await localeCookie.serialize(lng));
+  if (isLocale(lng)) response.headers.append("Set-Cookie", await localeCookie.serialize(lng, { secure: getDeps(context).config.production }));
   return response;
 };
 
@@ -41,7 +43,7 @@ export const middleware: Route.MiddlewareFunction[] = [
   forPagesOnly(rememberLanguage),
   forPagesOnly(i18nextMiddleware),
   forPagesOnly(toastMiddleware() as Route.MiddlewareFunction),
-  csrfMiddleware(() => false),
+  csrfMiddleware(),
 ];
 
 export const links: Route.LinksFunction = () => [
@@ -95,6 +97,7 @@ function PageMeta() {
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
+  const nonce = useNonce();
   const { t, i18n } = useTranslation();
   const lang = root?.locale ?? i18n.language ?? "en-GB";
   useEffect(() => {
@@ -123,8 +126,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
         <Toaster toast={root?.toast ?? null} />
         <OfflineBanner>{children}</OfflineBanner>
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

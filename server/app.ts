@@ -11,6 +11,7 @@ import { seedDemo } from "#db/seed";
 import { isLoopback, loadConfig, TERMS_VERSION, type Config } from "~/lib/config.server";
 import { hashPassword } from "~/lib/crypto.server";
 import { depsContext, type AppDeps } from "~/lib/context.server";
+import { newNonce, nonceContext } from "~/lib/csp.server";
 import { hasBadPath, isMachinePath, methodNotAllowedAnswer, notFoundAnswer, pickLocale, ROUTER_METHODS } from "~/lib/early-answers.server";
 import { createSmsProvider } from "~/providers/sms/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
@@ -112,6 +113,7 @@ export async function createApp(env: Record<string, string | undefined> = proces
       getLoadContext() {
         const context = new RouterContextProvider();
         context.set(depsContext, deps);
+        context.set(nonceContext, newNonce());
         return context;
       },
     }),

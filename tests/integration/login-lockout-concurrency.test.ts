@@ -74,9 +74,11 @@ describe.each(DIALECTS)("verifyLogin counts before it checks (%s)", (dialect) =>
     const now = new Date();
     const seen = async (email: string) => {
       const out: unknown[] = [];
-      for (let i = 0; i < POLICY.maxFailures + 1; i++) {
-        const e = await verifyLogin(t.db, email, "Wrong-pass-1", POLICY, now).catch((error: AppError) => error);
-        out.push(e instanceof AppError ? { code: e.code, attemptsLeft: e.data?.attemptsLeft } : e);
+      // Six attempts in a row, one three minutes on, then two after the lockout is over.
+      const times = [0, 0, 0, 0, 0, 0, 3, 16, 16].map((m) => new Date(now.getTime() + m * 60_000));
+      for (const at of times) {
+        const e = await verifyLogin(t.db, email, "Wrong-pass-1", POLICY, at).catch((error: AppError) => error);
+        out.push(e instanceof AppError ? { code: e.code, ...e.data } : e);
       }
       return out;
     };
@@ -84,5 +86,8 @@ describe.each(DIALECTS)("verifyLogin counts before it checks (%s)", (dialect) =>
     const unknown = await seen(`nobody-${account.id}@example.test`);
     expect(unknown).toEqual(real);
     expect(real[0]).toEqual({ code: "UA003", attemptsLeft: POLICY.maxFailures - 1 });
+    expect(real[4]).toEqual({ code: "UA004", minutes: POLICY.lockoutMinutes });
+    expect(real[6]).toEqual({ code: "UA004", minutes: POLICY.lockoutMinutes - 3 });
+    expect(real[8]).toEqual({ code: "UA003", attemptsLeft: POLICY.maxFailures - 2 });
   });
 });

@@ -82,27 +82,30 @@ async function lockedError(db: Database, userId: number, policy: LoginPolicy, no
 
 /**
  * The answer for an email without an account, shaped like a real account's: the same password check
- * time, a decreasing number of attempts left, and a lockout once they are used up.
+ * time, a decreasing number of attempts left, and a lockout of the same length once they are used up.
+ * The count lives in rate_limits under a hash of the email; window_start holds when the "lockout" began.
  */
 async function refuseUnknownEmail(db: Database, email: string, password: string, policy: LoginPolicy, now: Date): Promise<never> {
   await verifyPassword(password, NO_USER_HASH);
-  const windowSeconds = policy.lockoutMinutes * 60;
-  const windowStart = new Date(Math.floor(now.getTime() / (windowSeconds * 1000)) * windowSeconds * 1000);
   const key = `login:nouser:${sha256(email.trim().toLowerCase())}`;
+  const at = now.toISOString();
   const row = await db
     .insertInto("rate_limits")
-    .values({ key, window_start: windowStart.toISOString(), count: 1 })
-    .onConflict((oc) =>
-      oc.column("key").doUpdateSet((eb) => ({
-        count: eb.case().when("rate_limits.window_start", "=", windowStart.toISOString()).then(eb("rate_limits.count", "+", 1)).else(1).end(),
-        window_start: windowStart.toISOString(),
-      })),
-    )
-    .returning("count")
+    .values({ key, window_start: at, count: 1 })
+    .onConflict((oc) => oc.column("key").doUpdateSet((eb) => ({ count: eb("rate_limits.count", "+", 1) })))
+    .returning(["count", "window_start"])
     .executeTakeFirstOrThrow();
-  if (row.count >= policy.maxFailures) {
-    const minutes = row.count === policy.maxFailures ? policy.lockoutMinutes : Math.max(1, Math.ceil((windowStart.getTime() + windowSeconds * 1000 - now.getTime()) / 60000));
-    throw new AppError("UA004", { minutes });
+  let count = row.count;
+  if (count === policy.maxFailures) {
+    await db.updateTable("rate_limits").set({ window_start: at }).where("key", "=", key).execute();
+    throw new AppError("UA004", { minutes: policy.lockoutMinutes });
   }
-  throw new AppError("UA003", { attemptsLeft: policy.maxFailures - row.count });
+  if (count > policy.maxFailures) {
+    const until = Date.parse(row.window_start) + policy.lockoutMinutes * 60000;
+    if (until > now.getTime()) throw new AppError("UA004", { minutes: Math.max(1, Math.ceil((until - now.getTime()) / 60000)) });
+    // The pretend lockout is over: counting starts again, as it does for a real account.
+    await db.updateTable("rate_limits").set({ count: 1, window_start: at }).where("key", "=", key).execute();
+    count = 1;
+  }
+  throw new AppError("UA003", { attemptsLeft: policy.maxFailures - count });
 }
