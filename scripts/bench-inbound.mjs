@@ -71,6 +71,7 @@ const serverEnv = {
     TWILIO_AUTH_TOKEN: AUTH_TOKEN,
     // Nothing is sent in this benchmark (texts from unknown numbers get no reply); never reach Twilio.
     TWILIO_API_BASE: "http://127.0.0.1:9",
+    SMS_SYSTEM_SENDER: "+447700900000",
     PUBLIC_URL,
     SESSION_SECRET: crypto.randomBytes(24).toString("hex"),
     RUN_WORKER: SEPARATE_WORKER ? "false" : process.env.BENCH_RUN_WORKER ?? "true",

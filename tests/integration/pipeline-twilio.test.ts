@@ -43,6 +43,7 @@ describe("messaging loop against the Twilio adapter", () => {
         TWILIO_AUTH_TOKEN: AUTH_TOKEN,
         PUBLIC_URL,
         TWILIO_API_BASE: fake.url,
+        SMS_SYSTEM_SENDER: "+447700900000",
         RUN_WORKER: "true",
         WORKER_POLL_MS: "30",
         WORKER_BACKOFF_MS: "50",

@@ -24,7 +24,7 @@ describe("Twilio webhooks (SMS_PROVIDER=twilio)", () => {
   beforeAll(async () => {
     fake = await startFakeTwilio({ accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN });
     app = await startTestApp({
-      env: { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, PUBLIC_URL, TWILIO_API_BASE: fake.url },
+      env: { SMS_PROVIDER: "twilio", TWILIO_ACCOUNT_SID: ACCOUNT_SID, TWILIO_AUTH_TOKEN: AUTH_TOKEN, PUBLIC_URL, TWILIO_API_BASE: fake.url, SMS_SYSTEM_SENDER: "+447700900000" },
     });
     businessNumber = `+447700${crypto.randomInt(900000, 999999)}`;
     businessId = await createBusiness(app.db, { phoneNumber: businessNumber });
