@@ -74,7 +74,7 @@ test.describe("community", () => {
     await expect(mp.getByLabel(`${attrName} (optional)`)).toHaveValue("Window seat");
     await mp.getByLabel("First name").fill("<b>bad</b>");
     await mp.getByRole("button", { name: "Save my details" }).click();
-    await expect(mp.getByText("Special characters cannot be used here.")).toBeVisible();
+    await expect(mp.getByText("This can only use letters, numbers, spaces and everyday punctuation. Remove symbols such as < > { } # or @.")).toBeVisible();
     await mp.getByLabel("First name").fill("Robyn");
     await mp.getByLabel(`${attrName} (optional)`).fill("By the door");
     await mp.getByRole("button", { name: "Save my details" }).click();

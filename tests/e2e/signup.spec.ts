@@ -88,7 +88,7 @@ test.describe("sign-up", () => {
     await page.goto("/signup");
     await fillInfo(page, { company: "<b>Cafe</b>", name: "Priya Patel", email: "priya@", mobile: "12345" });
     await expect(page).toHaveURL(/\/signup$/);
-    await expectError("Business name", "<b>Cafe</b>", "Special characters cannot be used here.");
+    await expectError("Business name", "<b>Cafe</b>", "This can only use letters, numbers, spaces and everyday punctuation. Remove symbols such as < > { } # or @.");
     await expectError("Email address", "priya@", "Enter a valid email address");
     await expect(page.getByLabel("Your name")).toHaveValue("Priya Patel");
     await expect(page.getByLabel("Your name")).not.toHaveAttribute("aria-invalid", "true");

@@ -54,7 +54,7 @@ describe("community pages", () => {
     ["empty", { phone: "" }, "Mobile number is required"],
     ["letters", { phone: "call me" }, "Enter a valid UK mobile number"],
     ["a landline", { phone: "01632 960000" }, "This is not a valid number for the UK."],
-    ["markup in a name", { phone: "07400 190001", firstName: "<script>x</script>" }, "Special characters cannot be used here."],
+    ["markup in a name", { phone: "07400 190001", firstName: "<script>x</script>" }, "This can only use letters, numbers, spaces and everyday punctuation. Remove symbols such as < > { } # or @."],
     ["a name over 40 characters", { phone: "07400 190002", firstName: "a".repeat(41) }, "must be 40 characters or fewer"],
     ["control characters", { phone: "07400 190003", fullName: "a\u0001b" }, "contains characters that cannot be used"],
     ["a huge note", { phone: "07400 190004", note: "x".repeat(200_000) }, "must be 5,000 characters or fewer"],
@@ -76,7 +76,7 @@ describe("community pages", () => {
     const bad = await a.client.post(`/memberinfo?id=${m.id}`, { phone, firstName: "Bo", birthday: "31/02" });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
-    expect(pageText(badHtml)).toContain("Special characters cannot be used here.");
+    expect(pageText(badHtml)).toContain("This can only use letters, numbers, spaces and everyday punctuation. Remove symbols such as < > { } # or @.");
     expect(badHtml).toContain('value="31/02"');
     const ok = await a.client.post(`/memberinfo?id=${m.id}`, { phone, firstName: "Bo", fullName: "Bo Smith", birthday: "02/03", note: "VIP" });
     expect(ok.status).toBe(302);
@@ -200,7 +200,7 @@ describe("community pages", () => {
     const bad = await visitor.post(`/myinfo/${m.unique_ref}`, { firstName: "<b>", [`attr_${club.id}`]: "Road" });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
-    expect(pageText(badHtml)).toContain("Special characters cannot be used here.");
+    expect(pageText(badHtml)).toContain("This can only use letters, numbers, spaces and everyday punctuation. Remove symbols such as < > { } # or @.");
     expect(badHtml).toContain('value="Road"');
     const saved = await visitor.post(`/myinfo/${m.unique_ref}`, { firstName: "Kim", [`attr_${club.id}`]: "Road" });
     expect(saved.status).toBe(302);
