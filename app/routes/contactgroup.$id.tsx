@@ -1,5 +1,5 @@
 // Groups: a list group (fixed membership). Rename it, see its members a page at a time, search
-// members to add ("edit members"), remove members, and delete the group (its pending messages are
+// members and add the ticked ones or everyone matching ("edit members"), remove members, and delete the group (its pending messages are
 // deleted too, after a warning). Every action is a plain form post; it works without JavaScript.
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -14,13 +14,16 @@ import { DeleteGroup } from "~/components/group-delete";
 import { Button, ButtonLink, EmptyState, PageHeader, Panel } from "~/components/ui";
 import {
   addGroupMembers,
+  addMatchingMembers,
   countGroupMembers,
+  countMatchingNotInGroup,
   deleteGroup,
   getGroup,
   groupMembersPage,
   pendingGroupMessages,
   removeGroupMembers,
   searchMembersForGroup,
+  SEARCH_RESULTS_MAX,
   updateGroup,
 } from "~/domain/groups/groups.server";
 import { requireUser } from "~/lib/auth.server";
@@ -58,7 +61,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const q = (url.searchParams.get("q") ?? "").slice(0, 40);
   const rows = await groupMembersPage(db, user.businessId, id, after, PAGE + 1);
   const members = rows.slice(0, PAGE).map((m) => ({ ...m, phone: formatUkNumber(m.phone) }));
-  const results = q.trim() ? (await searchMembersForGroup(db, user.businessId, id, q)).map((m) => ({ ...m, phone: formatUkNumber(m.phone) })) : null;
+  const results = q.trim() ? (await searchMembersForGroup(db, user.businessId, id, q, SEARCH_RESULTS_MAX)).map((m) => ({ ...m, phone: formatUkNumber(m.phone) })) : null;
+  // What "add all matching" would add: every match not in the group yet, beyond the listed ones too.
+  const addable = q.trim() ? await countMatchingNotInGroup(db, user.businessId, id, q) : 0;
   return {
     group: { id: group.id, name: group.name, type: group.type },
     count: await countGroupMembers(db, user.businessId, id),
@@ -68,6 +73,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     nextAfter: rows.length > PAGE ? members[members.length - 1].id : null,
     q,
     results,
+    addable,
   };
 }
 
@@ -95,11 +101,24 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     setToast(context, { type: "success", message: "groups.saved" });
     return redirect(back);
   }
-  if (intent === "add") {
-    const added = await addGroupMembers(db, user.businessId, id, ids, now());
-    setToast(context, { type: "success", message: added ? "groups.membersAdded" : "groups.nothingAdded" });
+  if (intent === "add" || intent === "addAll") {
     const q = formText(form, "q").slice(0, 40);
-    return redirect(q ? `${back}?q=${encodeURIComponent(q)}` : back);
+    const again = q ? `${back}?q=${encodeURIComponent(q)}#search` : back;
+    if (intent === "addAll") {
+      // Members of another business never match: the search is scoped to this one.
+      const { added, more } = await addMatchingMembers(db, user.businessId, id, q, now());
+      setToast(context, { type: added ? "success" : "info", message: more ? "groups.bulk.allAddedMore" : added ? "groups.bulk.allAdded" : "groups.bulk.nothingAdded" });
+      return redirect(again);
+    }
+    if (ids.length === 0) {
+      setToast(context, { type: "info", message: "groups.bulk.noneTicked" });
+      return redirect(again);
+    }
+    // Ids of another business's members, or of deleted ones, are ignored.
+    const added = await addGroupMembers(db, user.businessId, id, ids, now());
+    const message = added > 1 ? "groups.bulk.selectedAdded" : added ? "groups.membersAdded" : ids.length > 1 ? "groups.bulk.nothingAdded" : "groups.nothingAdded";
+    setToast(context, { type: added ? "success" : "info", message });
+    return redirect(again);
   }
   if (intent === "remove") {
     await removeGroupMembers(db, user.businessId, id, ids, now());
@@ -146,27 +165,52 @@ export default function ContactGroup({ loaderData }: Route.ComponentProps) {
           </Form>
           {results ? (
             results.length ? (
-              <ul className="member-rows">
-                {results.map((m) => (
-                  <li key={m.id} className="member-rows__item">
-                    <span>
-                      <strong>{m.full_name || m.first_name || m.phone}</strong> <span className="muted">{m.phone}</span>
-                    </span>
-                    {m.inGroup ? (
-                      <span className="muted">{t("groups.inGroup")}</span>
-                    ) : (
-                      <AppForm>
-                        <input type="hidden" name="intent" value="add" />
-                        <input type="hidden" name="q" value={loaderData.q} />
-                        <input type="hidden" name="memberId" value={m.id} />
-                        <Button variant="secondary" aria-label={t("groups.addNamed", { name: m.full_name || m.first_name || m.phone })}>
-                          {t("groups.add")}
-                        </Button>
-                      </AppForm>
-                    )}
-                  </li>
-                ))}
-              </ul>
+              <div className="stack">
+                <AppForm className="stack" aria-label={t("groups.bulk.selectedFormLabel")}>
+                  <input type="hidden" name="intent" value="add" />
+                  <input type="hidden" name="q" value={loaderData.q} />
+                  <fieldset className="bulk-add">
+                    <legend>{t("groups.bulk.legend", { count: results.length })}</legend>
+                    <ul className="member-rows">
+                      {results.map((m) => {
+                        const name = m.full_name || m.first_name || m.phone;
+                        return (
+                          <li key={m.id} className="member-rows__item">
+                            {m.inGroup ? (
+                              <span>
+                                <strong>{name}</strong> <span className="muted">{m.phone}</span>
+                                <span className="muted"> · {t("groups.inGroup")}</span>
+                              </span>
+                            ) : (
+                              <label className="checkbox">
+                                <input type="checkbox" name="memberId" value={m.id} />
+                                <span>
+                                  <strong>{name}</strong> <span className="muted">{m.phone}</span>
+                                  {m.status === "PENDING" ? <span className="muted"> · {t("groups.pendingOptIn")}</span> : null}
+                                </span>
+                              </label>
+                            )}
+                          </li>
+                        );
+                      })}
+                    </ul>
+                  </fieldset>
+                  {results.some((m) => !m.inGroup) ? (
+                    <div className="actions">
+                      <Button>{t("groups.bulk.addSelected")}</Button>
+                    </div>
+                  ) : null}
+                </AppForm>
+                {loaderData.addable > 0 ? (
+                  <AppForm className="actions">
+                    <input type="hidden" name="intent" value="addAll" />
+                    <input type="hidden" name="q" value={loaderData.q} />
+                    <Button variant="secondary">{t("groups.bulk.addAll", { count: loaderData.addable })}</Button>
+                  </AppForm>
+                ) : (
+                  <p className="muted">{t("groups.bulk.allIn")}</p>
+                )}
+              </div>
             ) : (
               <p>{t("groups.search.none")}</p>
             )

@@ -229,15 +229,37 @@ export async function groupMembersPage(db: Db, businessId: number, groupId: numb
     .execute();
 }
 
-/** Member search for "edit members": name or phone contains the text (at most 20 results), with whether each is in the group. */
-export async function searchMembersForGroup(db: Db, businessId: number, groupId: number, q: string): Promise<(GroupMemberRow & { inGroup: boolean })[]> {
-  const g = await requireListGroup(db, businessId, groupId);
+/** At most this many members are added by one "add all matching" (the rest: press it again). */
+export const BULK_ADD_MAX = 5000;
+/** Search results listed (with tick boxes) on the group page. */
+export const SEARCH_RESULTS_MAX = 50;
+
+/** Subscribed and pending members of the business whose name or phone contains the text (empty text: none). */
+function matchingMembers(db: Db, businessId: number, q: string) {
   const text = q.trim().slice(0, 40);
-  if (!text) return [];
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
   const digits = text.replace(/[^0-9]/g, "");
-  const rows = await db
+  return db
     .selectFrom("members")
+    .where("members.business_id", "=", businessId)
+    .where("members.status", "in", ["SUBSCRIBED", "PENDING"])
+    .where((eb) => {
+      if (!text) return sql<SqlBool>`1 = 0`;
+      const ors = [
+        sql<SqlBool>`lower(members.first_name) LIKE ${pattern} ESCAPE '\\'`,
+        sql<SqlBool>`lower(members.full_name) LIKE ${pattern} ESCAPE '\\'`,
+      ];
+      // 07700 900123 and +447700900123 both find the member.
+      if (digits.length >= 3) ors.push(sql<SqlBool>`members.phone LIKE ${`%${digits.replace(/^0/, "")}%`}`);
+      return eb.or(ors);
+    });
+}
+
+/** Member search for "edit members": name or phone contains the text (at most `limit` results), with whether each is in the group. */
+export async function searchMembersForGroup(db: Db, businessId: number, groupId: number, q: string, limit = 20): Promise<(GroupMemberRow & { inGroup: boolean })[]> {
+  const g = await requireListGroup(db, businessId, groupId);
+  if (!q.trim()) return [];
+  const rows = await matchingMembers(db, businessId, q)
     .select([
       "members.id",
       "members.phone",
@@ -246,21 +268,49 @@ export async function searchMembersForGroup(db: Db, businessId: number, groupId:
       "members.status",
       (eb) => eb.exists(eb.selectFrom("group_members").select(sql.lit(1).as("one")).where("group_id", "=", g.id).whereRef("member_id", "=", "members.id")).as("in_group"),
     ])
-    .where("members.business_id", "=", businessId)
-    .where("members.status", "in", ["SUBSCRIBED", "PENDING"])
-    .where((eb) => {
-      const ors = [
-        sql<SqlBool>`lower(members.first_name) LIKE ${pattern} ESCAPE '\\'`,
-        sql<SqlBool>`lower(members.full_name) LIKE ${pattern} ESCAPE '\\'`,
-      ];
-      // 07700 900123 and +447700900123 both find the member.
-      if (digits.length >= 3) ors.push(sql<SqlBool>`members.phone LIKE ${`%${digits.replace(/^0/, "")}%`}`);
-      return eb.or(ors);
-    })
     .orderBy("members.id")
-    .limit(20)
+    .limit(Math.min(Math.max(1, limit | 0), 200))
     .execute();
   return rows.map((r) => ({ id: r.id, phone: r.phone, first_name: r.first_name, full_name: r.full_name, status: r.status, inGroup: Boolean(Number(r.in_group)) }));
+}
+
+/** How many members match the search and are not in the group yet (what "add all matching" would add). */
+export async function countMatchingNotInGroup(db: Db, businessId: number, groupId: number, q: string): Promise<number> {
+  const g = await requireListGroup(db, businessId, groupId);
+  if (!q.trim()) return 0;
+  const row = await matchingMembers(db, businessId, q)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("group_members").select(sql.lit(1).as("one")).where("group_id", "=", g.id).whereRef("member_id", "=", "members.id"))))
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Adds every member matching the search who is not in the group yet, at most BULK_ADD_MAX at a time.
+ * Returns how many were added, and whether more still match (press again for the rest).
+ */
+export async function addMatchingMembers(db: Db, businessId: number, groupId: number, q: string, now: Date): Promise<{ added: number; more: boolean }> {
+  const g = await requireListGroup(db, businessId, groupId);
+  if (!q.trim()) return { added: 0, more: false };
+  return db.transaction().execute(async (trx) => {
+    const rows = await matchingMembers(trx, businessId, q)
+      .where((eb) => eb.not(eb.exists(eb.selectFrom("group_members").select(sql.lit(1).as("one")).where("group_id", "=", g.id).whereRef("member_id", "=", "members.id"))))
+      .select("members.id")
+      .orderBy("members.id")
+      .limit(BULK_ADD_MAX + 1)
+      .execute();
+    const ids = rows.slice(0, BULK_ADD_MAX).map((r) => r.id);
+    if (!ids.length) return { added: 0, more: false };
+    const at = now.toISOString();
+    for (let i = 0; i < ids.length; i += 1000) {
+      await trx
+        .insertInto("group_members")
+        .values(ids.slice(i, i + 1000).map((id) => ({ group_id: g.id, member_id: id, added_at: at })))
+        .execute();
+    }
+    await trx.updateTable("groups").set({ updated_at: at }).where("id", "=", g.id).execute();
+    return { added: ids.length, more: rows.length > BULK_ADD_MAX };
+  });
 }
 
 /** Smart groups whose filter uses the list item (deleting a list item removes those groups, after confirmation). */
