@@ -1,6 +1,7 @@
 // Pieces the group-message pages share: the three-step indicator (Compose, Schedule, Preview) and the
 // list of group messages with their counts (/groupmessages, /allgroupmessages).
 import { useTranslation } from "react-i18next";
+import { Countdown } from "./countdown";
 import { Link } from "react-router";
 import { ButtonLink } from "~/components/ui";
 import { Badge, StatList, type BadgeTone } from "~/components/choices";
@@ -30,7 +31,7 @@ export function Steps({ current, draftId }: { current: Step; draftId?: number | 
 }
 
 /** A tracking row as the domain computes it (see listGroupMessages). */
-export type ListRow = Omit<GroupMessageRow, "editableUntil">;
+export type ListRow = Omit<GroupMessageRow, "editableUntil"> & { editableUntil?: string };
 
 /** Status colours mean the same everywhere: waiting is yellow, gone is green, failed is red. */
 const STATUS_TONE: Record<string, BadgeTone> = {
@@ -50,7 +51,11 @@ export function GroupMessageList({ rows, showGroup }: { rows: ListRow[]; showGro
         <li key={m.id} className={`gm-list__item gm-status--${m.status.toLowerCase()}`} data-message-id={m.id}>
           <div className="gm-list__head">
             <Badge tone={STATUS_TONE[m.status] ?? "neutral"}>{t(`groupmessages.status.${m.status}`)}</Badge>
-            <time dateTime={m.sendAt}>{formatLongDate(m.sendAt, i18n.language)}</time>
+            {m.status === "SENDING_SOON" && m.editable && m.editableUntil ? (
+              <Countdown until={m.editableUntil} doneLabel={t("groupmessages.status.SENDING")} />
+            ) : (
+              <time dateTime={m.sendAt}>{formatLongDate(m.sendAt, i18n.language)}</time>
+            )}
           </div>
           {showGroup ? (
             <p className="gm-list__group">

@@ -3,11 +3,12 @@
 // Opening the thread reads it. With JavaScript it refreshes every 10 s.
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Link, redirect, useActionData, useRevalidator } from "react-router";
+import { data, Link, redirect, useActionData } from "react-router";
 import { setToast } from "remix-toast/middleware";
 import type { Route } from "./+types/member.messages";
+import { Countdown } from "~/components/countdown";
 import { DmComposer } from "~/components/dm-composer";
 import type { CustomTag } from "~/components/merge-tag-picker";
 import { customMergeTags } from "~/domain/messaging/merge-tags.server";
@@ -215,7 +216,7 @@ export default function MemberMessages({ loaderData }: Route.ComponentProps) {
               ) : null}
               <p className="dm-bubble__state">
                 {m.state === "SENDING_SOON" && m.editableUntil ? (
-                  <Countdown until={m.editableUntil} />
+                  <Countdown until={m.editableUntil} doneLabel={t("conversations.thread.state.SENDING")} />
                 ) : (
                   <>
                     {t(`conversations.thread.state.${m.state}`, { date: m.sendAt ? date(m.sendAt) : "" })}
@@ -288,34 +289,4 @@ export default function MemberMessages({ loaderData }: Route.ComponentProps) {
       ) : null}
     </div>
   );
-}
-
-/**
- * "Sending at 14:05:07" without JavaScript; with it, a live "Sending in 4 s" that reloads the thread when the
- * pause is over, so the state moves on without a click.
- */
-function Countdown({ until }: { until: string }) {
-  const { t } = useTranslation();
-  const target = Date.parse(until);
-  const [left, setLeft] = useState<number | null>(null);
-  useEffect(() => {
-    const tick = () => setLeft(Math.max(0, Math.ceil((target - Date.now()) / 1000)));
-    tick();
-    const timer = setInterval(tick, 1000);
-    return () => clearInterval(timer);
-  }, [target]);
-  const revalidator = useRevalidator();
-  useEffect(() => {
-    if (left === 0) void revalidator.revalidate();
-    // Only when the pause ends.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [left === 0]);
-  if (left === null) return <>{t("conversations.thread.sendingAt", { time: formatUkTimeWithSeconds(until) })}</>;
-  return (
-    <span aria-live="polite">{left > 0 ? t("conversations.thread.sendingIn", { count: left }) : t("conversations.thread.state.SENDING")}</span>
-  );
-}
-
-function formatUkTimeWithSeconds(iso: string): string {
-  return new Intl.DateTimeFormat("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit", second: "2-digit" }).format(new Date(iso));
 }
