@@ -3,7 +3,6 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import {
   data,
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -15,7 +14,8 @@ import {
 import { getToast, toastMiddleware } from "remix-toast/middleware";
 import type { Route } from "./+types/root";
 import { Toaster } from "~/components/toaster";
-import { Banner, ButtonLink } from "~/components/ui";
+import { AppShell, refusalShell } from "~/components/app-shell";
+import { ErrorContent } from "~/components/error-page";
 import { getSessionUser, userContext } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { csrfContext, csrfMiddleware } from "~/lib/csrf.server";
@@ -138,32 +138,19 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const { t } = useTranslation();
-  let title = t("errors.pageTitle");
-  let message = t("errors.generic");
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404) {
-      title = t("notFound.title");
-      message = t("notFound.body");
-    } else if (error.status === 403 && (error.data as { code?: string } | undefined)?.code === "FB001") {
-      title = t("errors.forbiddenTitle");
-      message = t("errors.forbidden");
-    } else if (error.status === 403 && (error.data as { code?: string } | undefined)?.code === "CSRF") {
-      title = t("errors.csrfTitle");
-      message = t("errors.csrf");
-    } else if (error.status === 413) {
-      message = t("errors.tooLarge");
-    }
-  } else if (import.meta.env.DEV && error instanceof Error) {
-    console.error(error);
+  // Signed-in pages have their own boundary inside the app shell (routes/_app.tsx), but a refusal by the
+  // signed-in layout's middleware on a full page load lands here: it brings the shell's data along.
+  const refused = refusalShell(error);
+  if (refused) {
+    return (
+      <AppShell shell={refused.shell} csrf={refused.csrf}>
+        <ErrorContent error={error} />
+      </AppShell>
+    );
   }
   return (
     <main id="main" className="page page--narrow">
-      <h1>{title}</h1>
-      <Banner tone="error">{message}</Banner>
-      <p>
-        <ButtonLink to="/">{t("common.goHome")}</ButtonLink>
-      </p>
+      <ErrorContent error={error} />
     </main>
   );
 }

@@ -10,6 +10,7 @@ import { truncateText } from "~/domain/home/format";
 import { formatLongDate } from "~/lib/uk-time";
 import type { UnreadSummary } from "~/domain/home/home.server";
 import { BroadcastPanel } from "~/components/broadcast-panel";
+import { useHasScreen } from "~/components/app-shell";
 
 export const HIDE_QUICK_START = "hideQuickStart";
 
@@ -28,6 +29,8 @@ function When({ iso }: { iso?: string }) {
 export function QuickStartPanel() {
   const { t } = useTranslation();
   const fetcher = useFetcher();
+  const hasScreen = useHasScreen();
+  const campaigns = hasScreen("/newcampaign");
   // With JavaScript the panel goes at once; without it the form posts and the page comes back without it.
   if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === HIDE_QUICK_START) return null;
   return (
@@ -45,7 +48,7 @@ export function QuickStartPanel() {
         </fetcher.Form>
       }
     >
-      <p>{t("feed.help.lead")}</p>
+      <p>{campaigns ? t("feed.help.lead") : t("feed.help.leadWithoutCampaigns")}</p>
       <ol className="quick-start">
         <li>
           <Link to="/joinus">{t("feed.help.step1")}</Link>
@@ -56,13 +59,17 @@ export function QuickStartPanel() {
         <li>
           <Link to="/newgroupmessage">{t("feed.help.step3")}</Link>
         </li>
-        <li>
-          <Link to="/newcampaign">{t("feed.help.step4")}</Link>
-        </li>
+        {campaigns ? (
+          <li>
+            <Link to="/newcampaign">{t("feed.help.step4")}</Link>
+          </li>
+        ) : null}
       </ol>
-      <p className="small">
-        <Link to="/helpcentre/getstarted">{t("feed.help.more")}</Link>
-      </p>
+      {hasScreen("/helpcentre/getstarted") ? (
+        <p className="small">
+          <Link to="/helpcentre/getstarted">{t("feed.help.more")}</Link>
+        </p>
+      ) : null}
     </Panel>
   );
 }

@@ -3,6 +3,7 @@
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { useHasScreen } from "~/components/app-shell";
 import { Icon, Meter, Panel } from "~/components/ui";
 import { planView, TRIAL_METER_SCALE, type PlanNotification, type PlanView } from "~/domain/billing/plan";
 import { fetchJson, fetchStat, POLL, usePolling } from "~/lib/use-polling";
@@ -51,16 +52,27 @@ export async function loadPlan(current: PlanView, signal: AbortSignal): Promise<
 
 export function PlanNotificationBanner({ notification }: { notification: PlanNotification | null }) {
   const { t } = useTranslation();
+  const hasScreen = useHasScreen();
   if (!notification) return null;
   const tone = WARNING_ONLY.has(notification) ? "warning" : "error";
-  return (
-    <Link to="/subscription" className={`banner banner--${tone} plan-notice`} data-notification={notification}>
+  const content = (
+    <>
       <Icon name="alert" />
       <span>
         <strong className="banner__title">{t(`home.plan.notification.${notification}.title`)}</strong>
         <span>{t(`home.plan.notification.${notification}.body`)}</span>
       </span>
+    </>
+  );
+  // Until the subscription screen exists the notice is told, not linked.
+  return hasScreen("/subscription") ? (
+    <Link to="/subscription" className={`banner banner--${tone} plan-notice`} data-notification={notification}>
+      {content}
     </Link>
+  ) : (
+    <div className={`banner banner--${tone} plan-notice`} data-notification={notification}>
+      {content}
+    </div>
   );
 }
 
@@ -68,6 +80,7 @@ export function PlanPanel({ plan: initial }: { plan: PlanView }) {
   const { t } = useTranslation();
   const load = useCallback((signal: AbortSignal) => loadPlan(initial, signal), [initial]);
   const plan = usePolling(load, POLL.plan, initial);
+  const hasScreen = useHasScreen();
   const trial = plan.kind === "trial";
   return (
     <Panel
@@ -75,9 +88,11 @@ export function PlanPanel({ plan: initial }: { plan: PlanView }) {
       title={trial ? t("home.plan.trialTitle") : t("home.plan.monthlyTitle")}
       className="plan-panel"
       action={
-        <Link to="/subscription" className="panel__link">
-          {t("home.plan.manage")}
-        </Link>
+        hasScreen("/subscription") ? (
+          <Link to="/subscription" className="panel__link">
+            {t("home.plan.manage")}
+          </Link>
+        ) : undefined
       }
     >
       <div data-plan-kind={plan.kind} data-tone={plan.tone}>

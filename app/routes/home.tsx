@@ -8,6 +8,7 @@ import type { Route } from "./+types/home";
 import { CommunityPanel } from "~/components/community-panel";
 import { FeedList, HIDE_QUICK_START, UnreadPanel } from "~/components/feed";
 import { PlanPanel } from "~/components/plan-panel";
+import { useHasScreen } from "~/components/app-shell";
 import { ButtonLink, Icon, PageHeader, Tile } from "~/components/ui";
 import { markHelpSectionViewed } from "~/domain/accounts/status.server";
 import { QUICK_START_SECTION, type FeedItem } from "~/domain/feed/feed.server";
@@ -68,6 +69,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const tiles = usePolling(useCallback(loadTiles, []), POLL.tiles, loaderData.tiles);
   const feed = usePolling(useCallback(loadFeed, []), POLL.feed, loaderData.feed);
   const unread = usePolling(useCallback(loadUnread, []), POLL.unread, loaderData.unread);
+  const hasScreen = useHasScreen();
   return (
     <>
       <PageHeader
@@ -83,7 +85,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <div className="tiles tiles--home" aria-live="polite">
             <Tile to="/directmessages" id="tile-unread" value={tiles.unreadMessages} label={t("home.tiles.unread")} />
             <Tile to="/allgroupmessages" id="tile-pending" value={tiles.pendingGroupMessages} label={t("home.tiles.pending")} />
-            <Tile to="/campaigns" id="tile-campaigns" value={tiles.liveCampaigns} label={t("home.tiles.campaigns")} />
+            {hasScreen("/campaigns") ? (
+              <Tile to="/campaigns" id="tile-campaigns" value={tiles.liveCampaigns} label={t("home.tiles.campaigns")} />
+            ) : null}
           </div>
           <div className="actions">
             <ButtonLink to="/newdirectmessage">
