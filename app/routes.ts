@@ -13,6 +13,10 @@ export default [
     route("groups", "routes/groups.tsx"),
     route("contactgroup/:id", "routes/contactgroup.$id.tsx"),
     route("smartgroup/:id", "routes/smartgroup.$id.tsx"),
+    // the bare paths open the list they belong to
+    route("contactgroup", "routes/bare-paths.ts", { id: "bare-contactgroup" }),
+    route("smartgroup", "routes/bare-paths.ts", { id: "bare-smartgroup" }),
+    route("groupmessage", "routes/bare-paths.ts", { id: "bare-groupmessage" }),
     route("joinus", "routes/joinus.tsx"),
     route("mycommunity/import", "routes/mycommunity.import.tsx"),
     route("mycommunity/import/:jobId", "routes/mycommunity.import.$jobId.tsx"),

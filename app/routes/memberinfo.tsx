@@ -22,7 +22,10 @@ import { AttributeFields, attributeValuesFrom, DefaultFields, memberSchema } fro
 export const handle = { titleKey: "members.meta.infoTitle", descriptionKey: "members.meta.infoDescription" };
 
 function memberIdOf(request: Request, params: Record<string, string | undefined>): number {
-  const raw = params.id ?? new URL(request.url).searchParams.get("id") ?? "";
+  const query = new URL(request.url).searchParams.get("id");
+  // The bare /memberinfo names no member: open the members list instead of a 404.
+  if (params.id === undefined && query === null) throw redirect("/mycommunity");
+  const raw = params.id ?? query ?? "";
   const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(id) || id <= 0) throw data(null, { status: 404 });
   return id;

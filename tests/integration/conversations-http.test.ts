@@ -186,7 +186,8 @@ describe("conversations over HTTP", () => {
     expect((await client.get(`/newdirectmessage?id=${theirs.id}`)).status).toBe(404);
     expect((await client.post("/newdirectmessage", { memberId: String(theirs.id), text: "Hi", token: "tok_tenant22345" })).status).toBe(404);
     for (const bad of ["abc", "-1", "1e5", "99999999999999999999", ""]) expect((await client.get(`/member/messages?id=${encodeURIComponent(bad)}`)).status).toBe(404);
-    expect((await client.get("/member/messages")).status).toBe(404);
+    const bare = await client.get("/member/messages");
+    expect([bare.status, bare.headers.get("location")]).toEqual([302, "/directmessages"]);
     expect((await client.get("/directmessages?tab=nonsense&before=garbage")).status).toBe(200);
     expect(await stat(client, `type=UNREADMESSAGESSUBSCRIBERTOTAL&contactId=${theirs.id}`).catch(() => -1)).not.toBe(1);
     const untouched = await t.app.db.selectFrom("conversations").select("state").where("member_id", "=", theirs.id).executeTakeFirstOrThrow();
