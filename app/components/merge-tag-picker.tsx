@@ -22,8 +22,21 @@ export function insertAtCursor(el: HTMLTextAreaElement | HTMLInputElement, text:
   el.setSelectionRange(caret, caret);
 }
 
-export function MergeTagPicker({ textareaId, custom = [], id = "merge-tags" }: { textareaId: string; custom?: CustomTag[]; id?: string }) {
+export function MergeTagPicker({
+  textareaId,
+  custom = [],
+  id = "merge-tags",
+  headingLevel = 3,
+}: {
+  textareaId: string;
+  custom?: CustomTag[];
+  id?: string;
+  /** The picker's heading level, one below the page's heading above it (its categories one lower). */
+  headingLevel?: 2 | 3;
+}) {
   const { t } = useTranslation();
+  const Title = headingLevel === 2 ? "h2" : "h3";
+  const Category = headingLevel === 2 ? "h3" : "h4";
   const [enhanced, setEnhanced] = useState(false);
   useEffect(() => setEnhanced(true), []);
   const groups: { key: string; title: string; tags: { tag: string; label: string }[] }[] = [
@@ -34,13 +47,13 @@ export function MergeTagPicker({ textareaId, custom = [], id = "merge-tags" }: {
   ].filter((g) => g.tags.length);
   return (
     <section className="merge-tags" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`} className="merge-tags__title">
+      <Title id={`${id}-title`} className="merge-tags__title">
         {t("mergetags.title")}
-      </h3>
+      </Title>
       <p className="field__hint">{enhanced ? t("mergetags.hintJs") : t("mergetags.hintNoJs")} {t("mergetags.fallback", { example: "{{firstName|there}}", interpolation: { escapeValue: false } })}</p>
       {groups.map((g) => (
         <div key={g.key} className="merge-tags__group">
-          <h4 className="merge-tags__category">{g.title}</h4>
+          <Category className="merge-tags__category">{g.title}</Category>
           <ul className="merge-tags__list">
             {g.tags.map(({ tag, label }) => (
               <li key={tag}>

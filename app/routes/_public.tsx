@@ -5,7 +5,9 @@ import { LocaleSwitch } from "~/components/locale-switch";
 export default function PublicLayout() {
   return (
     <div className="public">
-      <Link to="/" className="public__brand">Textcircle</Link>
+      <header>
+        <Link to="/" className="public__brand">Textcircle</Link>
+      </header>
       <main id="main" className="page page--narrow">
         <Outlet />
       </main>

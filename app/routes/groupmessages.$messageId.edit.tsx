@@ -85,7 +85,7 @@ export default function EditGroupMessage() {
           {list(fields.messageText.errors, fields.messageText.errorId)}
           <SegmentCounter text={text} members={msg.recipients} />
         </div>
-        <MergeTagPicker textareaId={fields.messageText.id} custom={customTags} id="gm-edit-tags" />
+        <MergeTagPicker textareaId={fields.messageText.id} custom={customTags} id="gm-edit-tags" headingLevel={2} />
         <fieldset className="field gm-when">
           <legend>{t("groupmessages.schedule.when")}</legend>
           <label className="radio">

@@ -26,7 +26,8 @@ export default function ManageTeam({ loaderData }: Route.ComponentProps) {
         {team.length === 0 ? (
           <EmptyState title={t("team.list.empty")} />
         ) : (
-          <div className="table-wrap">
+          // On a phone the table scrolls sideways: the region can take focus so a keyboard can scroll it too.
+          <div className="table-wrap" role="group" aria-labelledby="team-list-title" tabIndex={0}>
             <table>
               <thead>
                 <tr>

@@ -135,7 +135,7 @@ export default function NewGroupMessage() {
             </div>
           ) : null}
         </div>
-        <MergeTagPicker textareaId={fields.messageText.id} custom={loaded.customTags} id="gm-tags" />
+        <MergeTagPicker textareaId={fields.messageText.id} custom={loaded.customTags} id="gm-tags" headingLevel={2} />
         <Button name="intent" value="next" className="btn--block">
           {t("groupmessages.compose.next")}
         </Button>

@@ -172,9 +172,9 @@ export default function Simulator({ loaderData }: Route.ComponentProps) {
   const { key } = useLocation();
   return (
     <>
-      <div className="sim-ribbon" role="note">
-        {t("simulator.ribbon")}
-      </div>
+      <header className="sim-ribbon">
+        <p>{t("simulator.ribbon")}</p>
+      </header>
       <main id="main" className="page stack simulator">
         <header className="page-header">
           <div>

@@ -1,6 +1,7 @@
 // Helpers for the end-to-end specs: the demo account, unique UK mobiles, PINs read from the simulator,
 // direct fixtures in the server's SQLite file, and an axe-core accessibility check.
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, type Page, type TestInfo } from "@playwright/test";
@@ -123,17 +124,18 @@ interface AxeViolation {
 }
 
 /**
- * Runs axe-core on the current page and fails on serious or critical violations (WCAG 2.1 A/AA rules).
- * In the no-js project page scripts cannot run, so the same HTML the visitor got is served again, its
- * scripts removed, into a JavaScript-enabled page (stylesheets still load) and checked there.
+ * Runs axe-core (WCAG 2.1 A/AA rules and axe's best practices) on the current page and returns every
+ * violation, each as "impact rule: help at targets". In the no-js project page scripts cannot run, so
+ * the same HTML the visitor got is served again, its scripts removed, into a JavaScript-enabled page of
+ * the same size (stylesheets still load) and checked there.
  */
-export async function expectAccessible(page: Page, testInfo: TestInfo): Promise<void> {
+export async function axeViolations(page: Page, testInfo: TestInfo): Promise<{ impact: string | null; text: string }[]> {
   let target = page;
   let copy: Page | undefined;
   if (testInfo.project.use.javaScriptEnabled === false) {
     const html = (await page.content()).replace(/<script[\s\S]*?<\/script>/gi, "");
     const url = page.url();
-    const context = await page.context().browser()!.newContext({ javaScriptEnabled: true });
+    const context = await page.context().browser()!.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() });
     copy = await context.newPage();
     await copy.route("**/*", (route) => {
       if (route.request().url() === url) return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
@@ -143,17 +145,26 @@ export async function expectAccessible(page: Page, testInfo: TestInfo): Promise<
     target = copy;
   }
   try {
-    await target.addScriptTag({ path: AXE });
+    // Evaluated rather than added as a <script>: the page's Content-Security-Policy refuses inline scripts.
+    await target.evaluate(fs.readFileSync(AXE, "utf8"));
     const violations = await target.evaluate(async () => {
       const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
       const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] } });
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
     });
-    const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious, `accessibility violations on ${page.url()}:\n${serious.map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`).join("\n")}`).toEqual([]);
+    return violations.map((v) => ({ impact: v.impact, text: `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(" ")).join(", ")}` }));
   } finally {
     await copy?.context().close();
   }
+}
+
+/**
+ * Fails on serious or critical axe-core violations on the current page; with `{ anyImpact: true }` on
+ * every violation, minor and moderate ones too.
+ */
+export async function expectAccessible(page: Page, testInfo: TestInfo, options: { anyImpact?: boolean } = {}): Promise<void> {
+  const found = (await axeViolations(page, testInfo)).filter((v) => options.anyImpact || v.impact === "serious" || v.impact === "critical");
+  expect(found.map((v) => v.text), `accessibility violations on ${page.url()}`).toEqual([]);
 }
 
 /** Full-page screenshots at phone and desktop widths into test-results/screenshots (for people, not asserted). */
