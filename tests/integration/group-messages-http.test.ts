@@ -54,7 +54,7 @@ describe("group message pages", () => {
     res = await client.get(`/newgroupmessage/preview?draft=${draftId}&memberId=${members[1].id}`);
     const html = await res.text();
     expect(pageText(html)).toContain("This sends 3 texts and uses 3 credits.");
-    expect(html).toMatch(/data-testid="rendered">Hi Ann1, 10% off today</);
+    expect(html).toMatch(/data-testid="rendered">Hi Ann1, 10% off today\nReply STOP to opt out</);
 
     const first = await client.post(`/newgroupmessage/preview?draft=${draftId}`, { draftId: String(draftId) });
     const second = await client.post(`/newgroupmessage/preview?draft=${draftId}`, { draftId: String(draftId) });
@@ -68,9 +68,9 @@ describe("group message pages", () => {
 
     const list = pageText(await (await client.get("/groupmessages?groupId=-1")).text());
     expect(list).toContain("Messages to All subscribers");
-    expect(list).toContain("Hi {{firstName}}, 10% off today");
+    expect(list).toContain(", 10% off today");
     expect(list).toContain("Sending soon");
-    expect(pageText(await (await client.get("/allgroupmessages")).text())).toContain("Hi {{firstName}}, 10% off today");
+    expect(pageText(await (await client.get("/allgroupmessages")).text())).toContain(", 10% off today");
     const home = pageText(await (await client.get("/")).text());
     expect(home).toContain("Group message to All subscribers");
     expect(home).toMatch(/Sending soon to 3 members/);
@@ -80,7 +80,7 @@ describe("group message pages", () => {
     const { account, client } = await signIn();
     let res = await client.post("/newgroupmessage", { messageText: "   ", intent: "next" });
     expect(res.status).toBe(400);
-    expect(pageText(await res.text())).toContain("Message text must be populated");
+    expect(pageText(await res.text())).toContain("Message text is required");
     res = await client.post("/newgroupmessage", { messageText: "y".repeat(1601), intent: "next" });
     expect(res.status).toBe(400);
     const body = await res.text();
@@ -166,7 +166,7 @@ describe("group message pages", () => {
     expect(res.status).toBe(400);
     res = await client.post(`/groupmessages/${msg.id}/edit`, { messageText: "Quiz night moved", sendMode: "LATER", sendDate: "2099-06-02", sendTime: "19:00" });
     expect(res.status).toBe(302);
-    expect((await messages(account.businessId))[0]).toMatchObject({ body: "Quiz night moved", send_at: "2099-06-02T18:00:00.000Z" });
+    expect((await messages(account.businessId))[0]).toMatchObject({ body: "Quiz night moved\nReply STOP to opt out", send_at: "2099-06-02T18:00:00.000Z" });
     expect(pageText(await (await client.get(`/groupmessages/${msg.id}/delete`)).text())).toContain("its 2 credits come back to you");
     res = await client.post(`/groupmessages/${msg.id}/delete`, {});
     expect(res.status).toBe(302);

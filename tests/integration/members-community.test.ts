@@ -227,10 +227,11 @@ describe.each(DIALECTS)("community domain (%s)", (dialect) => {
     expect(await code(inviteMember(t.db, biz, { phone: ukMobile(), firstName: "<b>x</b>", values: {} }, NOW))).toBe("BR022");
 
     // the business's own opt-in text is used when set
-    await updateOptTexts(t.db, biz, { optIn: "Join us! Reply YES", optOut: "" });
+    await updateOptTexts(t.db, biz, { optIn: "{{businessName}}: join us! Reply YES, or STOP to opt out", optOut: "" });
     const p2 = ukMobile();
     await inviteMember(t.db, biz, { phone: p2, values: {} }, NOW);
-    expect((await textsTo(t.db, p2))[0].body).toBe("Join us! Reply YES");
+    const bizName = (await t.db.selectFrom("businesses").select("name").where("id", "=", biz).executeTakeFirstOrThrow()).name;
+    expect((await textsTo(t.db, p2))[0].body).toBe(`${bizName}: join us! Reply YES, or STOP to opt out`);
 
     // subscribed -> BR021; opted out -> BR039 (only they can rejoin)
     const sub = await insertMember(t.db, { businessId: biz, phone: ukMobile(), status: "SUBSCRIBED", now: NOW });

@@ -52,8 +52,8 @@ describe("community pages", () => {
 
   it.each([
     ["empty", { phone: "" }, "Mobile number is required"],
-    ["letters", { phone: "call me" }, "Enter a valid UK mobile number"],
-    ["a landline", { phone: "01632 960000" }, "This is not a valid number for the UK."],
+    ["letters", { phone: "call me" }, "Enter a UK mobile number"],
+    ["a landline", { phone: "01632 960000" }, "This is not a UK mobile number."],
     ["markup in a name", { phone: "07400 190001", firstName: "<script>x</script>" }, "This can only use letters, numbers, spaces and everyday punctuation. Remove symbols such as < > { } # or @."],
     ["a name over 40 characters", { phone: "07400 190002", firstName: "a".repeat(41) }, "must be 40 characters or fewer"],
     ["control characters", { phone: "07400 190003", fullName: "a\u0001b" }, "contains characters that cannot be used"],
@@ -76,7 +76,7 @@ describe("community pages", () => {
     const bad = await a.client.post(`/memberinfo?id=${m.id}`, { phone, firstName: "Bo", birthday: "31/02" });
     expect(bad.status).toBe(400);
     const badHtml = await bad.text();
-    expect(pageText(badHtml)).toContain("This can only use letters, numbers, spaces and everyday punctuation. Remove symbols such as < > { } # or @.");
+    expect(pageText(badHtml)).toContain("is not a real date. Enter the day and month as dd/mm");
     expect(badHtml).toContain('value="31/02"');
     const ok = await a.client.post(`/memberinfo?id=${m.id}`, { phone, firstName: "Bo", fullName: "Bo Smith", birthday: "02/03", note: "VIP" });
     expect(ok.status).toBe(302);
@@ -258,16 +258,20 @@ describe("community pages", () => {
     const page = pageText(await (await a.client.get("/myaccount")).text());
     expect(page).toContain("Join keyword");
     expect(page).toContain("reply YES to join our text messages");
-    const saved = await a.client.post("/myaccount", { optIn: "Hello! Reply YES to join.", optOut: "" });
+    // An opt-in text that does not name the business is refused, saying why.
+    const unnamed = await a.client.post("/myaccount", { optIn: "Hello! Reply YES to join.", optOut: "" });
+    expect(unnamed.status).toBe(400);
+    expect(pageText(await unnamed.text())).toContain("Name your business");
+    const saved = await a.client.post("/myaccount", { optIn: "{{businessName}}: hello! Reply YES to join, STOP to opt out.", optOut: "" });
     expect(saved.status).toBe(302);
-    const biz = await t.app.db.selectFrom("businesses").select(["opt_in_message", "opt_out_message"]).where("id", "=", a.businessId).executeTakeFirstOrThrow();
-    expect(biz).toEqual({ opt_in_message: "Hello! Reply YES to join.", opt_out_message: null });
+    const biz = await t.app.db.selectFrom("businesses").select(["name", "opt_in_message", "opt_out_message"]).where("id", "=", a.businessId).executeTakeFirstOrThrow();
+    expect(biz).toMatchObject({ opt_in_message: "{{businessName}}: hello! Reply YES to join, STOP to opt out.", opt_out_message: null });
     const tooLong = await a.client.post("/myaccount", { optIn: "x".repeat(5001), optOut: "" });
     expect(tooLong.status).toBe(400);
     expect(pageText(await tooLong.text())).toContain("must be 5,000 characters or fewer");
     const phone = ukMobile();
     await a.client.post("/invitemember", { phone });
     const out = await t.app.db.selectFrom("outbound").select("body").where("to_phone", "=", phone).executeTakeFirstOrThrow();
-    expect(out.body).toBe("Hello! Reply YES to join.");
+    expect(out.body).toBe(`${biz.name}: hello! Reply YES to join, STOP to opt out.`);
   });
 });

@@ -37,8 +37,8 @@ describe.each(DIALECTS)("merge values (%s)", (dialect) => {
     );
     const rows = await t.db.selectFrom("outbound").select(["member_id", "body"]).where("message_id", "=", sent.messageId).orderBy("member_id").execute();
     expect(rows).toEqual([
-      { member_id: a.id, body: "Ann: Lemon on 14 March at Crumbs" },
-      { member_id: b.id, body: "Ben: no cake on your birthday at Crumbs" },
+      { member_id: a.id, body: "Ann: Lemon on 14 March at Crumbs\nReply STOP to opt out" },
+      { member_id: b.id, body: "Ben: no cake on your birthday at Crumbs\nReply STOP to opt out" },
     ]);
   });
 });

@@ -123,15 +123,15 @@ describe.each(DIALECTS)("roles over HTTP (%s)", (dialect) => {
     expect(pageText(html)).toContain("Only your account administrator can change these texts.");
     expect(html).not.toContain('name="optIn"');
 
-    const refused = await member.post("/myaccount", { optIn: "Team says hi. Reply YES.", optOut: "" });
+    const refused = await member.post("/myaccount", { optIn: "{{businessName}} team says hi. Reply YES, or STOP to opt out.", optOut: "" });
     expect(refused.status).toBe(403);
     expect(pageText(await refused.text())).toContain(FORBIDDEN_EN);
     const biz = () => t.app.db.selectFrom("businesses").select(["opt_in_message"]).where("id", "=", account.businessId).executeTakeFirstOrThrow();
     expect((await biz()).opt_in_message).toBeNull();
 
     expect(await (await admin.get("/myaccount")).text()).toContain('name="optIn"');
-    expect((await admin.post("/myaccount", { optIn: "Admin says hi. Reply YES.", optOut: "" })).status).toBe(302);
-    expect((await biz()).opt_in_message).toBe("Admin says hi. Reply YES.");
+    expect((await admin.post("/myaccount", { optIn: "{{businessName}} says hi. Reply YES, or STOP to opt out.", optOut: "" })).status).toBe(302);
+    expect((await biz()).opt_in_message).toBe("{{businessName}} says hi. Reply YES, or STOP to opt out.");
   });
 
   it("answers a team member's Administrator API call with the FB001 envelope (cookie or bearer token)", async () => {

@@ -256,11 +256,11 @@ describe("sign-up", () => {
     const huge = "a".repeat(1024 * 1024);
     const bad: Array<[string, string, RegExp]> = [
       ["empty", "", /is required/],
-      ["too long", "x".repeat(41), /must be 40 characters or fewer|Enter a valid/],
-      ["markup", "<script>alert(1)</script>", /can only use letters, numbers, spaces and everyday punctuation|Enter a valid/],
-      ["SQL", "x'); DROP TABLE users;--", /can only use letters, numbers, spaces and everyday punctuation|Enter a valid/],
-      ["control characters", "Cafe\u0007Bell", /contains characters that cannot be used|Enter a valid/],
-      ["1 MB", huge, /must be 40 characters or fewer|Enter a valid/],
+      ["too long", "x".repeat(41), /must be 40 characters or fewer|Enter a valid|Enter a UK mobile number/],
+      ["markup", "<script>alert(1)</script>", /can only use letters, numbers, spaces and everyday punctuation|Enter a valid|Enter a UK mobile number/],
+      ["SQL", "x'); DROP TABLE users;--", /can only use letters, numbers, spaces and everyday punctuation|Enter a valid|Enter a UK mobile number/],
+      ["control characters", "Cafe\u0007Bell", /contains characters that cannot be used|Enter a valid|Enter a UK mobile number/],
+      ["1 MB", huge, /must be 40 characters or fewer|Enter a valid|Enter a UK mobile number/],
     ];
     for (const field of ["company", "name", "email", "mobile"]) {
       for (const [label, value, message] of bad) {
@@ -284,7 +284,7 @@ describe("sign-up", () => {
         const res = await t.app.client().post("/signup", { company: d.company, name: d.name, email: d.email, mobile });
         expect(res.status, mobile).toBe(400);
         const html = await res.text();
-        expect(pageText(html)).toContain("Enter a valid UK mobile number, like 07700 900123");
+        expect(pageText(html)).toContain("Enter a UK mobile number: 11 digits starting with 07, for example 07400 123456");
         expect(html).toContain(`value="${attr(mobile)}"`);
       }
     });
