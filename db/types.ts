@@ -352,6 +352,8 @@ export interface ConversationsTable {
   /** Set while SNOOZED: when it wakes as UNREAD (migration 20261122012000). */
   snoozed_until: Generated<string | null>;
   read_at: Generated<string | null>;
+  /** The flag of the member's latest text (MAYBE_STOP: it may be an objection), null when none. */
+  last_in_flag: Generated<string | null>;
 }
 
 export interface PipelineTables {

@@ -31,11 +31,11 @@ type Db = Kysely<DB>;
 /** A select callback's builder over `conversations as c` (other joined tables allowed). */
 type ConversationEb = ExpressionBuilder<DB & { c: DB["conversations"] }, "c">;
 
-/** The body, time or flag of the conversation member's latest inbound text (a correlated subquery; alias it with .as()). */
-export function latestInbound(eb: ConversationEb, column: "body" | "received_at" | "flag") {
+/** The body or time of the conversation member's latest inbound text (a correlated subquery; alias it with .as()). */
+export function latestInbound(eb: ConversationEb, column: "body" | "received_at") {
   return eb
     .selectFrom("inbound_messages as i")
-    .select(column === "body" ? "i.body" : column === "flag" ? "i.flag" : "i.received_at")
+    .select(column === "body" ? "i.body" : "i.received_at")
     .whereRef("i.member_id", "=", "c.member_id")
     .whereRef("i.business_id", "=", "c.business_id")
     .orderBy("i.id", "desc")
@@ -359,14 +359,16 @@ function inTab(eb: ConversationEb, tab: InboxTab, now: Date) {
 
 /** Conversations per tab, for the tab labels (each capped at TAB_COUNT_CAP + 1). */
 export async function inboxCounts(db: Db, businessId: number, now: Date): Promise<Record<InboxTab, number>> {
-  const capped = async (tab: InboxTab) => {
+  // Each state is counted from the index (business_id, state, …) alone; snoozes whose time has come (few: the
+  // worker wakes them within seconds) are counted apart and moved from "snoozed" to "unread".
+  const capped = async (state: ConversationState) => {
     const r = await db
       .selectFrom((eb) =>
         eb
           .selectFrom("conversations as c")
           .select("c.id")
           .where("c.business_id", "=", businessId)
-          .where((c) => inTab(c, tab, now))
+          .where("c.state", "=", state)
           .limit(TAB_COUNT_CAP + 1)
           .as("x"),
       )
@@ -374,8 +376,19 @@ export async function inboxCounts(db: Db, businessId: number, now: Date): Promis
       .executeTakeFirst();
     return Number(r?.n ?? 0);
   };
-  const [unread, read, snoozed] = await Promise.all([capped("unread"), capped("read"), capped("snoozed")]);
-  return { unread, read, active: Math.min(unread + read, TAB_COUNT_CAP + 1), snoozed };
+  const due = await db
+    .selectFrom("conversations as c")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("c.business_id", "=", businessId)
+    .where("c.state", "=", "SNOOZED")
+    .where((eb) => isDueSnoozed(eb, now))
+    .executeTakeFirst();
+  const woken = Number(due?.n ?? 0);
+  const cap = (n: number) => Math.min(n, TAB_COUNT_CAP + 1);
+  const unread = cap((await capped("UNREAD")) + woken);
+  const read = await capped("READ");
+  const snoozed = Math.max(0, (await capped("SNOOZED")) - woken);
+  return { unread, read, active: cap(unread + read), snoozed };
 }
 
 /** One page of the inbox, newest activity first (keyset on last_message_at, id). */
@@ -402,7 +415,7 @@ export async function listInbox(
       "m.status",
       (eb) => latestInbound(eb, "body").as("in_body"),
       (eb) => latestInbound(eb, "received_at").as("in_at"),
-      (eb) => latestInbound(eb, "flag").as("in_flag"),
+      "c.last_in_flag",
       (eb) => latestOutbound(eb, "body").as("out_body"),
       (eb) => latestOutbound(eb, "created_at").as("out_at"),
     ])
@@ -432,7 +445,7 @@ export async function listInbox(
         snoozedUntil: r.snoozed_until,
         lastText: String((outNewer ? r.out_body : r.in_body) ?? ""),
         lastDirection: outNewer ? "out" : r.in_body != null ? "in" : null,
-        mayWantToStop: r.in_flag === "MAYBE_STOP" && r.status === "SUBSCRIBED",
+        mayWantToStop: r.last_in_flag === "MAYBE_STOP" && r.status === "SUBSCRIBED",
       };
     }),
     next: rows.length > limit && last ? formatInboxCursor({ at: last.last_message_at, id: Number(last.id) }) : null,
@@ -614,13 +627,22 @@ export async function undoDirectMessage(deps: PipelineDeps, input: { businessId:
 
 /** Unread texts across the business's conversations (the home tile, UNREADMESSAGESTOTAL). */
 export async function unreadTotal(db: Db, businessId: number, now: Date): Promise<number> {
-  const r = await db
+  // Two index reads rather than one OR: the unread sum comes from the covering index (business_id, state,
+  // unread_count), and snoozes whose time has come (few: the worker wakes them within seconds) are added apart.
+  const unread = await db
+    .selectFrom("conversations as c")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("c.unread_count"), eb.lit(0)).as("n"))
+    .where("c.business_id", "=", businessId)
+    .where("c.state", "=", "UNREAD")
+    .executeTakeFirst();
+  const woken = await db
     .selectFrom("conversations as c")
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(effectiveUnreadCount(eb, now)), eb.lit(0)).as("n"))
     .where("c.business_id", "=", businessId)
-    .where((eb) => isUnreadNow(eb, now))
+    .where("c.state", "=", "SNOOZED")
+    .where((eb) => isDueSnoozed(eb, now))
     .executeTakeFirst();
-  return Number(r?.n ?? 0);
+  return Number(unread?.n ?? 0) + Number(woken?.n ?? 0);
 }
 
 /** Unread texts from one member (UNREADMESSAGESSUBSCRIBERTOTAL); 0 for another business's member. */

@@ -60,8 +60,9 @@ export const conversationHandler: InboundHandler = {
   name: "conversation",
   async handle(ctx) {
     if (!ctx.member) return null;
-    await recordInboundInConversation(ctx.trx, { businessId: ctx.business.id, memberId: ctx.member.id, receivedAt: ctx.text.received_at });
-    return { kind: "MESSAGE", memberId: ctx.member.id, flag: ctx.compliance.maybeStop ? "MAYBE_STOP" : null };
+    const flag = ctx.compliance.maybeStop ? "MAYBE_STOP" : null;
+    await recordInboundInConversation(ctx.trx, { businessId: ctx.business.id, memberId: ctx.member.id, receivedAt: ctx.text.received_at, flag });
+    return { kind: "MESSAGE", memberId: ctx.member.id, flag };
   },
 };
 
