@@ -62,6 +62,8 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       NODE_ENV: "production",
+      // One web process (production runs one per CPU): the specs read and write the database beside it.
+      WEB_PROCESSES: "1",
       PORT: String(port),
       DATABASE_URL: E2E_DB,
       SEED_DEMO: "true",

@@ -1,6 +1,7 @@
 // Typed configuration, read once from the environment and validated at start-up.
 // A bad value stops the process with a message naming the variable and what is expected.
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import crypto from "node:crypto";
 import { z } from "zod";
@@ -39,6 +40,7 @@ const schema = z
       .optional(),
     SEED_DEMO: bool.optional(),
     RUN_WORKER: bool.default(true),
+    WEB_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
     MESSAGE_SEND_DELAY_SECONDS: z.coerce.number().int().min(0).max(24 * 3600).default(60),
     DM_SEND_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
     SMS_RATE_PER_SECOND: z.coerce.number().min(0).max(10000).default(10),
@@ -92,6 +94,8 @@ export interface Config {
   systemSender: string;
   seedDemo: boolean;
   runWorker: boolean;
+  /** Web server processes sharing the port (server.js): one per CPU in production unless set, one otherwise. */
+  webProcesses: number;
   /** The outbound pipeline (messages, outbound rows, workers). */
   messaging: {
     /** The "sending soon" pause in which a message can still be edited or deleted. */
@@ -141,6 +145,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     systemSender: e.SMS_SYSTEM_SENDER ?? "+447700900000",
     seedDemo: e.SEED_DEMO ?? e.SMS_PROVIDER === "simulator",
     runWorker: e.RUN_WORKER,
+    webProcesses: e.NODE_ENV === "production" ? (e.WEB_PROCESSES ?? os.availableParallelism()) : 1,
     messaging: {
       sendDelaySeconds: e.MESSAGE_SEND_DELAY_SECONDS,
       dmSendDelaySeconds: e.DM_SEND_DELAY_SECONDS,
