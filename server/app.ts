@@ -4,7 +4,6 @@
 import express from "express";
 import { createRequestHandler } from "@react-router/express";
 import { RouterContextProvider } from "react-router";
-import { setToastCookieOptions } from "remix-toast";
 import { createDb, pgSchemaOf } from "#db/index";
 import { migrateToLatest } from "#db/migrator";
 import { seedDemo } from "#db/seed";
@@ -12,6 +11,7 @@ import { isLoopback, loadConfig, TERMS_VERSION, type Config } from "~/lib/config
 import { hashPassword } from "~/lib/crypto.server";
 import { depsContext, type AppDeps } from "~/lib/context.server";
 import { newNonce, nonceContext } from "~/lib/csp.server";
+import { configureToastCookie } from "~/lib/toast.server";
 import { hasBadPath, isMachinePath, methodNotAllowedAnswer, notFoundAnswer, pickLocale, ROUTER_METHODS } from "~/lib/early-answers.server";
 import { createSmsProvider } from "~/providers/sms/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
@@ -57,7 +57,7 @@ export async function createApp(env: Record<string, string | undefined> = proces
     console.warn(`Warning: SIMULATOR_PUBLIC=true: anyone who can reach HOST=${config.host} can read every simulated text (sign-up PINs included).`);
   }
 
-  setToastCookieOptions({ secrets: [config.sessionSecret], secure: config.production, sameSite: "lax", httpOnly: true });
+  configureToastCookie({ secret: config.sessionSecret, secure: config.production });
 
   const app = express();
   app.disable("x-powered-by");

@@ -26,7 +26,16 @@ export function parseUkMobile(input: string): string | null {
 const UK_MOBILE_PLAN = /^(?!7700900)7(?:[1-57-9][0-9]{8}|624[0-9]{6})$/;
 
 /** 07700 900123 style for display. */
+/** Parsing is the slow part of showing a number (lists show many, pages show some on every render): remembered. */
+const formatted = new Map<string, string>();
+
 export function formatUkNumber(e164: string): string {
-  const parsed = parsePhoneNumberFromString(e164, "GB");
-  return parsed ? parsed.formatNational() : e164;
+  let shown = formatted.get(e164);
+  if (shown === undefined) {
+    const parsed = parsePhoneNumberFromString(e164, "GB");
+    shown = parsed ? parsed.formatNational() : e164;
+    if (formatted.size >= 5000) formatted.clear();
+    formatted.set(e164, shown);
+  }
+  return shown;
 }
