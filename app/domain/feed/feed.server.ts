@@ -38,7 +38,11 @@ export interface FeedItem {
 
 export const QUICK_START_SECTION = "quickStart";
 
-export async function getFeed(db: Database, user: { userId: number; businessId: number }, now: Date): Promise<FeedItem[]> {
+/**
+ * The feed, newest first. `unreadItem: false` leaves out the UNREADMESSAGES item (and its two queries)
+ * for a caller that shows unread messages on its own, as the home screen does.
+ */
+export async function getFeed(db: Database, user: { userId: number; businessId: number }, now: Date, { unreadItem = true } = {}): Promise<FeedItem[]> {
   const items: FeedItem[] = [];
   const hidden = await db
     .selectFrom("help_sections_viewed")
@@ -60,7 +64,7 @@ export async function getFeed(db: Database, user: { userId: number; businessId: 
     items.push({ type: "INFO", id: `info-${n.id}`, name: n.title, messageText: n.body, lastInteraction: n.created_at });
   }
   // UNREADMESSAGES (conversations): the count of unread texts and the newest one.
-  const unreadTotalNow = await unreadTotal(db, user.businessId, now);
+  const unreadTotalNow = unreadItem ? await unreadTotal(db, user.businessId, now) : 0;
   if (unreadTotalNow > 0) {
     const [latest] = await getUnreadMessages(db, user.businessId, now);
     items.push({ type: "UNREADMESSAGES", id: "unread", name: latest?.fullName || latest?.phoneNumber, totalReceived: unreadTotalNow, messageText: latest?.messageText, lastInteraction: latest?.issueDate });

@@ -5,7 +5,7 @@ import { getBusiness, planOf } from "~/domain/accounts/status.server";
 import type { PlanView } from "~/domain/billing/plan";
 import { getFeed, type FeedItem } from "~/domain/feed/feed.server";
 import { getUnreadMessages, type UnreadMessageSummary } from "~/domain/messaging/unread.server";
-import { getStat } from "~/domain/stats/stats.server";
+import { communityCounts, getStat } from "~/domain/stats/stats.server";
 import { UNREAD_SHOWN } from "./format";
 
 export type UnreadSummary = UnreadMessageSummary;
@@ -22,23 +22,22 @@ export interface HomeData {
 export async function getHome(db: Database, user: { userId: number; businessId: number }, now: Date): Promise<HomeData> {
   const b = await getBusiness(db, user.businessId);
   const stat = (type: Parameters<typeof getStat>[2]) => getStat(db, user.businessId, type, {}, now);
-  const [total, joinedPeriod, optedOutPeriod, unreadMessages, pendingGroupMessages, liveCampaigns, feed, unread] = await Promise.all([
-    stat("SUBSCRIBERSTOTAL"),
-    stat("SUBSCRIBERSTOTALPERIOD"),
-    stat("SUBSCRIBERSOPTEDOUTPERIOD"),
+  // The same numbers as the stats endpoints, with the three community counts read in one query and the
+  // feed without its unread item (the unread panel below is read once, here).
+  const [community, unreadMessages, pendingGroupMessages, liveCampaigns, feed, unread] = await Promise.all([
+    communityCounts(db, user.businessId, now),
     stat("UNREADMESSAGESTOTAL"),
     stat("CONTACTGROUPPENDINGMESSAGESTOTAL"),
     stat("CAMPAIGNSTOTAL"),
-    getFeed(db, user, now),
+    getFeed(db, user, now, { unreadItem: false }),
     getUnreadMessages(db, user.businessId, now),
   ]);
   return {
     business: { name: b.name, phoneNumber: b.phone_number, joinKeyword: b.join_keyword },
     plan: planOf(b, now),
-    community: { total, joinedPeriod, optedOutPeriod },
+    community,
     tiles: { unreadMessages, pendingGroupMessages, liveCampaigns },
-    // The unread-messages panel is its own list below; the feed's other items come first.
-    feed: feed.filter((item) => item.type !== "UNREADMESSAGES"),
+    feed,
     unread: { total: Math.max(unreadMessages, unread.length), messages: unread.slice(0, UNREAD_SHOWN) },
   };
 }

@@ -1,5 +1,6 @@
 // Stats: one number per type. The campaign types answer 0 until campaigns exist; they are listed so
 // the API is stable.
+import { sql } from "kysely";
 import type { Database } from "#db/index";
 import { wallClock, wallClockToUtc } from "~/lib/uk-time";
 import { getBusiness, planOf } from "~/domain/accounts/status.server";
@@ -77,4 +78,23 @@ async function countMembers(db: Database, businessId: number, status: "SUBSCRIBE
   if (since && from) q = q.where(since, ">=", from);
   const row = await q.executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * The home screen's three community numbers (SUBSCRIBERSTOTAL, SUBSCRIBERSTOTALPERIOD and
+ * SUBSCRIBERSOPTEDOUTPERIOD) in one pass over the business's subscribed and opted-out members.
+ */
+export async function communityCounts(db: Database, businessId: number, now: Date): Promise<{ total: number; joinedPeriod: number; optedOutPeriod: number }> {
+  const from = startOfUkMonth(now);
+  const row = await db
+    .selectFrom("members")
+    .select([
+      sql<number>`coalesce(sum(case when status = 'SUBSCRIBED' then 1 else 0 end), 0)`.as("total"),
+      sql<number>`coalesce(sum(case when status = 'SUBSCRIBED' and joined_at >= ${from} then 1 else 0 end), 0)`.as("joined"),
+      sql<number>`coalesce(sum(case when status = 'OPTED_OUT' and opted_out_at >= ${from} then 1 else 0 end), 0)`.as("left"),
+    ])
+    .where("business_id", "=", businessId)
+    .where("status", "in", ["SUBSCRIBED", "OPTED_OUT"])
+    .executeTakeFirstOrThrow();
+  return { total: Number(row.total), joinedPeriod: Number(row.joined), optedOutPeriod: Number(row.left) };
 }
