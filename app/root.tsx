@@ -20,6 +20,7 @@ import { getSessionUser, userContext } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { csrfContext, csrfMiddleware } from "~/lib/csrf.server";
 import { getLocale, i18nextMiddleware, localeCookie } from "~/lib/i18n.server";
+import { toastSessionStorage } from "~/lib/toast.server";
 import { isLocale } from "~/lib/i18n";
 import { OfflineBanner } from "~/components/offline-banner";
 import { useNonce } from "~/lib/nonce";
@@ -42,7 +43,7 @@ const rememberLanguage: Route.MiddlewareFunction = async ({ request, context }, 
 export const middleware: Route.MiddlewareFunction[] = [
   forPagesOnly(rememberLanguage),
   forPagesOnly(i18nextMiddleware),
-  forPagesOnly(toastMiddleware() as Route.MiddlewareFunction),
+  forPagesOnly(toastMiddleware({ customSession: toastSessionStorage }) as Route.MiddlewareFunction),
   csrfMiddleware(),
 ];
 
@@ -74,6 +75,8 @@ export function useRootData(): RootData | undefined {
 interface RouteHandle {
   titleKey?: string;
   descriptionKey?: string;
+  /** false: the page works without JavaScript and is sent without any (no scripts, no modulepreload links). */
+  scripts?: boolean;
 }
 
 /** Each page's title and description come from its route's handle, or the defaults. */
@@ -99,6 +102,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const root = useRootData();
   const nonce = useNonce();
   const { t, i18n } = useTranslation();
+  const withScripts = !useMatches().some((m) => (m.handle as RouteHandle | undefined)?.scripts === false);
   const lang = root?.locale ?? i18n.language ?? "en-GB";
   useEffect(() => {
     if (root?.locale && i18n.language !== root.locale) void i18n.changeLanguage(root.locale);
@@ -126,8 +130,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
         <Toaster toast={root?.toast ?? null} />
         <OfflineBanner>{children}</OfflineBanner>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {withScripts ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

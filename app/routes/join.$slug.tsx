@@ -16,7 +16,8 @@ import { clientIp, replyWithError } from "~/lib/forms.server";
 import { formatUkNumber } from "~/lib/phone";
 import { phoneInput } from "~/lib/validation";
 
-export const handle = { titleKey: "joinus.public.meta.title", descriptionKey: "joinus.public.meta.description" };
+/** Opened from a text, often on a slow phone connection: the page ships no JavaScript (it needs none). */
+export const handle = { titleKey: "joinus.public.meta.title", descriptionKey: "joinus.public.meta.description", scripts: false };
 
 const schema = z.object({ phone: phoneInput });
 

@@ -16,7 +16,8 @@ import { AppError } from "~/lib/errors";
 import { errorMessage, formText } from "~/lib/forms.server";
 import { attributeValuesFrom } from "./mycommunity.shared";
 
-export const handle = { titleKey: "myinfo.meta.title", descriptionKey: "myinfo.meta.description" };
+/** Opened from a text, often on a slow phone connection: the page ships no JavaScript (it needs none). */
+export const handle = { titleKey: "myinfo.meta.title", descriptionKey: "myinfo.meta.description", scripts: false };
 
 /** The member's own data: never cached by shared caches. */
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" });
