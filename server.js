@@ -91,7 +91,12 @@ function webProcesses() {
 
 /** The cluster's primary: serves nothing itself; starts, watches and stops the web processes. */
 function runPrimary(count) {
-  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url) });
+  // A larger young generation (16 MB semi-spaces instead of V8's default) means fewer scavenges for a page's
+  // short-lived objects: about a tenth more pages a second in the home-page benchmark. A flag given to node
+  // (NODE_OPTIONS or the command line) wins.
+  const given = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
+  const execArgv = /--max-semi-space-size/.test(given) ? process.execArgv : [...process.execArgv, "--max-semi-space-size=16"];
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), execArgv });
   const live = new Set();
   const ready = new Set();
   let stopping = false;

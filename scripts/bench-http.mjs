@@ -1,6 +1,6 @@
 // `npm run bench:http`: latency and throughput of the home page and the polling endpoints, signed in as
 // the demo owner, over loopback against the production server (fresh SQLite file, demo seed).
-// For each endpoint: 50 warm-up requests, then REQUESTS requests kept CONCURRENCY deep over keep-alive
+// For each endpoint: 50 warm-up requests (BENCH_WARMUP), then REQUESTS requests kept CONCURRENCY deep over keep-alive
 // connections. Prints JSON: median and p99 latency (ms) and requests per second. Not a test: nothing is asserted
 // except that every answer was a 200.
 import { performance } from "node:perf_hooks";
@@ -8,7 +8,9 @@ import { machine, request, signIn, startServer } from "./bench-lib.mjs";
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS || 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 8);
-const WARMUP = 50;
+// Warm-up requests per endpoint before the measured ones (BENCH_WARMUP; a long one shows the steady state
+// once V8 has optimised the hot code, in every web process).
+const WARMUP = Number(process.env.BENCH_WARMUP || 50);
 const ENDPOINTS = [
   "/",
   "/api/feed",
