@@ -6,6 +6,7 @@ import { can } from "~/domain/accounts/permissions";
 import type { SessionUser } from "~/domain/accounts/sessions.server";
 import { unreadTotal } from "~/domain/conversations/conversations.server";
 import { getDeps } from "./context.server";
+import { oncePerRequest } from "./request-memo.server";
 import { CHECKED_SCREENS, NAV_ITEMS, type ShellData } from "./nav";
 
 type Routes = ServerBuild["routes"];
@@ -40,7 +41,10 @@ export async function existingScreens(paths: readonly string[]): Promise<string[
 
 export async function loadShell(context: Readonly<RouterContextProvider>, user: SessionUser): Promise<ShellData> {
   const { db, now } = getDeps(context);
-  const [unread, screens] = await Promise.all([unreadTotal(db, user.businessId, now()), existingScreens(CHECKED_SCREENS)]);
+  const [unread, screens] = await Promise.all([
+    oncePerRequest(context, "unreadTotal", () => unreadTotal(db, user.businessId, now())),
+    existingScreens(CHECKED_SCREENS),
+  ]);
   const items = NAV_ITEMS.filter((i) => screens.includes(i.to) && (!i.permission || can(user, i.permission))).map((i) => i.id);
   return { name: user.name, companyName: user.companyName, unread, items, screens };
 }

@@ -16,6 +16,8 @@ import { UNREAD_SHOWN } from "~/domain/home/format";
 import { getHome, type UnreadSummary } from "~/domain/home/home.server";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
+import { oncePerRequest } from "~/lib/request-memo.server";
+import { unreadTotal } from "~/domain/conversations/conversations.server";
 import { formatUkNumber } from "~/lib/phone";
 import { fetchJson, fetchStat, listOf, POLL, usePolling } from "~/lib/use-polling";
 
@@ -24,7 +26,9 @@ export const handle = { titleKey: "home.meta.title", descriptionKey: "home.meta.
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db, now } = getDeps(context);
-  const home = await getHome(db, user, now());
+  const at = now();
+  // The navigation reads the unread count for this request too: one read serves both.
+  const home = await getHome(db, user, at, oncePerRequest(context, "unreadTotal", () => unreadTotal(db, user.businessId, at)));
   return { ...home, phoneDisplay: home.business.phoneNumber ? formatUkNumber(home.business.phoneNumber) : null };
 }
 

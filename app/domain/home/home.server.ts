@@ -19,14 +19,18 @@ export interface HomeData {
   unread: { total: number; messages: UnreadSummary[] };
 }
 
-export async function getHome(db: Database, user: { userId: number; businessId: number }, now: Date): Promise<HomeData> {
+/**
+ * `unreadTotal`, when given, is the unread count the caller already has (the signed-in layout reads it for the
+ * navigation in the same request); otherwise it is read here.
+ */
+export async function getHome(db: Database, user: { userId: number; businessId: number }, now: Date, unreadTotal?: Promise<number>): Promise<HomeData> {
   const b = await getBusiness(db, user.businessId);
   const stat = (type: Parameters<typeof getStat>[2]) => getStat(db, user.businessId, type, {}, now);
   // The same numbers as the stats endpoints, with the three community counts read in one query and the
   // feed without its unread item (the unread panel below is read once, here).
   const [community, unreadMessages, pendingGroupMessages, liveCampaigns, feed, unread] = await Promise.all([
     communityCounts(db, user.businessId, now),
-    stat("UNREADMESSAGESTOTAL"),
+    unreadTotal ?? stat("UNREADMESSAGESTOTAL"),
     stat("CONTACTGROUPPENDINGMESSAGESTOTAL"),
     stat("CAMPAIGNSTOTAL"),
     getFeed(db, user, now, { unreadItem: false }),
