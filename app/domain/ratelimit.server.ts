@@ -16,3 +16,11 @@ export async function withinRateLimit(db: Database, key: string, limit: number, 
     .executeTakeFirstOrThrow();
   return row.count <= limit;
 }
+
+/** Whether `key` has already used its `limit` in the current window (counts nothing itself). */
+export async function rateLimitReached(db: Database, key: string, limit: number, windowSeconds: number, now: Date): Promise<boolean> {
+  const windowStart = new Date(Math.floor(now.getTime() / (windowSeconds * 1000)) * windowSeconds * 1000).toISOString();
+  const row = await db.selectFrom("rate_limits").select(["count", "window_start"]).where("key", "=", key).executeTakeFirst();
+  return !!row && row.window_start === windowStart && row.count >= limit;
+}
+

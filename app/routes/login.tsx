@@ -17,7 +17,7 @@ import { clientIp, replyWithError } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { email } from "~/lib/validation";
 import { verifyLogin } from "~/domain/accounts/users.server";
-import { withinRateLimit } from "~/domain/ratelimit.server";
+import { rateLimitReached, withinRateLimit } from "~/domain/ratelimit.server";
 
 export const handle = { titleKey: "meta.login.title", descriptionKey: "meta.login.description" };
 
@@ -38,8 +38,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }
+  // Failed attempts from one address are limited (guessing across many accounts); sign-ins that work are not
+  // counted, so a team sharing one connection is never shut out by its own logins.
+  const addressKey = `login:ip:${clientIp(request)}`;
   try {
-    if (!(await withinRateLimit(db, `login:ip:${clientIp(request)}`, 30, 300, now()))) throw new AppError("UA004", undefined, { status: 429 });
+    if (await rateLimitReached(db, addressKey, LOGIN_FAILURES_PER_ADDRESS, LOGIN_ADDRESS_WINDOW_SECONDS, now())) {
+      throw new AppError("UA004", { context: "address", minutes: LOGIN_ADDRESS_WINDOW_SECONDS / 60 }, { status: 429 });
+    }
     const authenticator = new Authenticator<number>().use(
       new FormStrategy(async () =>
         verifyLogin(db, submission.value.email, submission.value.password, { maxFailures: config.loginMaxFailures, lockoutMinutes: config.lockoutMinutes }, now()),
@@ -50,9 +55,16 @@ export async function action({ request, context }: Route.ActionArgs) {
     const cookie = await startWebSession(context, request, userId);
     return redirect(safeRedirect(submission.value.redirectTo, new URL(request.url).origin), { headers: { "Set-Cookie": cookie } });
   } catch (error) {
+    if (error instanceof AppError && (error.code === "UA003" || (error.code === "UA004" && error.data?.context !== "address"))) {
+      await withinRateLimit(db, addressKey, LOGIN_FAILURES_PER_ADDRESS, LOGIN_ADDRESS_WINDOW_SECONDS, now());
+    }
     return replyWithError(submission, error, ["password"]);
   }
 }
+
+/** Failed sign-ins allowed from one address per window. */
+const LOGIN_FAILURES_PER_ADDRESS = 30;
+const LOGIN_ADDRESS_WINDOW_SECONDS = 300;
 
 export default function Login() {
   const { t } = useTranslation();

@@ -100,7 +100,9 @@ test.describe("group messages", () => {
 
     // 4. Preview: the first member's own text (custom value rendered), three texts, three credits.
     await expect(page).toHaveURL(/\/newgroupmessage\/preview\?draft=\d+$/);
-    await expect(page.getByTestId("rendered")).toHaveText(`Hi Amelia, your Flat white is on us next week ${run}`);
+    // A marketing text without a way to stop gets the opt-out line, and the preview says so.
+    await expect(page.getByTestId("rendered")).toHaveText(`Hi Amelia, your Flat white is on us next week ${run} Reply STOP to opt out`);
+    await expect(page.getByTestId("opt-out-note")).toContainText("UK rules (PECR)");
     await expect(page.getByTestId("summary")).toContainText("This sends 3 texts and uses 3 credits.");
     await expectAccessible(page, testInfo);
     await page.getByRole("button", { name: "Schedule group message" }).click();
@@ -121,7 +123,7 @@ test.describe("group messages", () => {
 
     // 6. After the pause, each member gets their own text exactly once; nobody gets the old text.
     for (const m of IN_GROUP) {
-      const expected = `Hi ${m.first}, your ${m.drink} is on us today ${run}`;
+      const expected = `Hi ${m.first}, your ${m.drink} is on us today ${run}\nReply STOP to opt out`;
       await expect
         .poll(async () => (await simMessages(page, m.phone)).filter((s) => s.body.includes(run)).map((s) => s.body), { timeout: 20_000, intervals: [500, 1000] })
         .toEqual([expected]);
@@ -130,7 +132,7 @@ test.describe("group messages", () => {
     await page.waitForTimeout(1500);
     for (const m of IN_GROUP) {
       const got = (await simMessages(page, m.phone)).filter((s) => s.body.includes(run));
-      expect(got.map((s) => s.body)).toEqual([`Hi ${m.first}, your ${m.drink} is on us today ${run}`]);
+      expect(got.map((s) => s.body)).toEqual([`Hi ${m.first}, your ${m.drink} is on us today ${run}\nReply STOP to opt out`]);
       expect(got[0].from).toBe(DEMO.number);
     }
     for (const phone of OUTSIDE) {

@@ -100,7 +100,7 @@ test.describe("sign-up", () => {
     const email = uniqueEmail("fix");
     await fillInfo(page, { company: uniqueCompany(), name: "Priya Patel", email, mobile: "12345" });
     await expect(page).toHaveURL(/\/signup$/);
-    await expectError("Mobile number", "12345", "Enter a valid UK mobile number, like 07700 900123");
+    await expectError("Mobile number", "12345", "Enter a UK mobile number: 11 digits starting with 07, for example 07400 123456");
     await expect(page.getByLabel("Email address")).toHaveValue(email);
     await expect(page.getByLabel("Business name")).not.toHaveAttribute("aria-invalid", "true");
     await expect(page.getByRole("heading", { level: 1, name: "Create your Textcircle account" })).toBeVisible();
