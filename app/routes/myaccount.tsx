@@ -141,6 +141,8 @@ export default function MyAccount({ loaderData }: Route.ComponentProps) {
         </Panel>
         <Panel title={t("myaccount.texts.title")} id="acct-texts">
           <p>{t("myaccount.texts.lead")}</p>
+          {/* The merge tag is shown as the owner would type it. */}
+          <p className="field__hint">{t("myaccount.texts.rules", { businessName: "{{businessName}}" })}</p>
           {d.canEdit ? (
             <>
               <FormErrors errors={form.errors} id={form.errorId} />
