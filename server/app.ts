@@ -23,6 +23,29 @@ import { MAX_WEBHOOK_BYTES, type RawWebhook, type WebhookAnswer } from "~/lib/we
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const IMPORT_MAX_BODY_BYTES = 10 * 1024 * 1024 + 64 * 1024;
 
+/**
+ * Calls `send` once the request's body has been read to its end (up to MAX_BODY_BYTES, then at once), so a client
+ * still sending a large body hears the answer instead of a broken pipe.
+ */
+function answerAfterBody(req: IncomingMessage, send: () => void): void {
+  if (req.complete || req.readableEnded) return send();
+  let seen = 0;
+  let sent = false;
+  const finish = () => {
+    if (sent) return;
+    sent = true;
+    req.off("data", onData);
+    send();
+  };
+  const onData = (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > MAX_BODY_BYTES) finish();
+  };
+  req.on("data", onData);
+  req.once("end", finish);
+  req.once("error", finish);
+}
+
 export interface Started {
   app: express.Express;
   /**
@@ -74,8 +97,10 @@ export async function createApp(env: Record<string, string | undefined> = proces
     if (badPath || !ROUTER_METHODS.has(req.method) || (req.method !== "GET" && req.method !== "HEAD" && req.method !== "POST" && !isMachinePath(rawPath))) {
       const lng = pickLocale(typeof req.query.lng === "string" ? req.query.lng : null, req.headers.cookie, req.headers["accept-language"]);
       const a = badPath ? notFoundAnswer(rawPath, lng) : methodNotAllowedAnswer(rawPath, lng);
-      res.status(a.status).set(a.headers);
-      res.end(req.method === "HEAD" ? undefined : a.body);
+      answerAfterBody(req, () => {
+        res.status(a.status).set(a.headers);
+        res.end(req.method === "HEAD" ? undefined : a.body);
+      });
       return;
     }
     // The client address for rate limits; never trust one the client sent itself.
