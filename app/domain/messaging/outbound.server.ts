@@ -310,26 +310,15 @@ export async function enqueueMessage(trx: Db, input: EnqueueInput, env: Pipeline
   await assertCredit(trx, input.businessId, "memberIds" in audience ? 1 : count, now);
 
   const at = now.toISOString();
-  const msg = await trx
-    .insertInto("messages")
-    .values({
-      business_id: input.businessId,
-      kind: input.kind,
-      body,
-      group_id: "groupId" in audience ? audience.groupId : null,
-      member_id: input.kind === "DM" && "memberIds" in audience ? audience.memberIds[0] : null,
-      status: t.status,
-      send_at: t.sendAt,
-      editable_until: t.editableUntil,
-      created_by: input.createdBy ?? null,
-      created_at: at,
-      updated_at: at,
-      idempotency_key: input.idempotencyKey ?? null,
-      campaign_id: input.campaignId ?? null,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const messageId = Number(msg.id);
+  const messageId = await insertMessageRow(trx, input, {
+    body,
+    group_id: "groupId" in audience ? audience.groupId : null,
+    member_id: input.kind === "DM" && "memberIds" in audience ? audience.memberIds[0] : null,
+    status: t.status,
+    send_at: t.sendAt,
+    editable_until: t.editableUntil,
+    at,
+  });
   const next = t.quiet ? nextAllowedTime(t.goAt, { start: business.quiet_start, end: business.quiet_end }) : t.goAt;
   const result = await fanOut(trx, template, business, recipientPages(trx, input.businessId, audience), {
     messageId,
@@ -347,6 +336,31 @@ export async function enqueueMessage(trx: Db, input: EnqueueInput, env: Pipeline
   return { messageId, recipients: result.recipients, credits: result.credits, status: t.status, editableUntil: t.editableUntil };
 }
 
+/** The `messages` row of a text being queued; returns its id. */
+async function insertMessageRow(
+  trx: Db,
+  input: EnqueueInput,
+  row: Pick<Message, "body" | "group_id" | "member_id" | "status" | "send_at" | "editable_until"> & { recipients?: number; at: string },
+): Promise<number> {
+  const { at, recipients, ...fields } = row;
+  const msg = await trx
+    .insertInto("messages")
+    .values({
+      ...fields,
+      business_id: input.businessId,
+      kind: input.kind,
+      ...(recipients !== undefined ? { recipients, credits: 0 } : {}),
+      created_by: input.createdBy ?? null,
+      created_at: at,
+      updated_at: at,
+      idempotency_key: input.idempotencyKey ?? null,
+      campaign_id: input.campaignId ?? null,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(msg.id);
+}
+
 async function enqueueSystem(trx: Db, input: EnqueueInput, env: PipelineEnv): Promise<CreatedMessage> {
   if (!isPhoneAudience(input.audience)) throw new AppError("BR025");
   const at = env.now.toISOString();
@@ -357,28 +371,16 @@ async function enqueueSystem(trx: Db, input: EnqueueInput, env: PipelineEnv): Pr
       : (await trx.selectFrom("businesses").select(["phone_number"]).where("id", "=", input.businessId).executeTakeFirst())?.phone_number;
   if (!fromPhone) return none;
   const memberId = input.audience.memberId ?? null;
-  const msg = await trx
-    .insertInto("messages")
-    .values({
-      business_id: input.businessId,
-      kind: "SYSTEM",
-      body: input.body,
-      group_id: null,
-      member_id: memberId,
-      status: "SENDING",
-      send_at: at,
-      editable_until: at,
-      recipients: 1,
-      credits: 0,
-      created_by: input.createdBy ?? null,
-      created_at: at,
-      updated_at: at,
-      idempotency_key: input.idempotencyKey ?? null,
-      campaign_id: input.campaignId ?? null,
-    })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const messageId = Number(msg.id);
+  const messageId = await insertMessageRow(trx, input, {
+    body: input.body,
+    group_id: null,
+    member_id: memberId,
+    status: "SENDING",
+    send_at: at,
+    editable_until: at,
+    recipients: 1,
+    at,
+  });
   await insertOutboundRows(
     trx,
     { messageId, businessId: input.businessId, fromPhone, priority: 0, nextAttemptAt: at, quietHours: 0, charged: 0, createdAt: at },
