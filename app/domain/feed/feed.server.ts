@@ -5,36 +5,8 @@ import { unreadTotal } from "~/domain/conversations/conversations.server";
 import { getUnreadMessages } from "~/domain/messaging/unread.server";
 import { broadcastFeedItems } from "~/domain/group-messages/group-messages.server";
 
-export type FeedItemType =
-  | "UNREADMESSAGES" | "INFO" | "HELPCENTRE" | "CHATSESSION" | "BROADCASTMESSAGE" | "ONEQUESTION" | "POLL"
-  | "INVITATION" | "BOUNCEBACK" | "REMINDER" | "BIRTHDAYGREETING" | "CUSTOMEREXP" | "CHECKIN" | "POSTREGISTRATION" | "PICKWINNERS";
-
-export interface FeedItem {
-  type: FeedItemType;
-  id: string;
-  name?: string;
-  status?: string;
-  messageText?: string;
-  contactGroupId?: number;
-  contactGroupName?: string;
-  contactGroupCount?: number;
-  totalSent?: number;
-  totalReceived?: number;
-  totalToday?: number;
-  totalYesterday?: number;
-  totalMonth?: number;
-  lastInteraction?: string;
-  nextSending?: string;
-  closeDate?: string;
-  numberWinnersToPick?: number;
-  responses?: { response: string; total: number }[];
-  errorMessage?: string;
-  promoters?: number;
-  passives?: number;
-  detractors?: number;
-  currentScore?: number;
-  previousScore?: number;
-}
+export type { FeedItem, FeedItemType } from "./feed-item";
+import type { FeedItem } from "./feed-item";
 
 export const QUICK_START_SECTION = "quickStart";
 
