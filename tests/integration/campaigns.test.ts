@@ -12,7 +12,9 @@ import { textsReceivedBy } from "~/domain/simulator/simulator.server";
 import { AppError } from "~/lib/errors";
 import { campaignInput, type CampaignInput } from "~/domain/campaigns/model";
 import { campaignResults, createCampaign, deleteCampaign, endCampaign, exportCampaignCsv, getCampaign, listCampaigns, updateCampaign } from "~/domain/campaigns/campaigns.server";
-import { runDueFires } from "~/domain/campaigns/engine.server";
+import { runDueFires, runFire } from "~/domain/campaigns/engine.server";
+import { getFeed } from "~/domain/feed/feed.server";
+import { getStat } from "~/domain/stats/stats.server";
 import { draw, seedHash, ticket } from "~/domain/campaigns/types/pick-winners";
 import { createGroup } from "~/domain/groups/groups.server";
 
@@ -374,5 +376,84 @@ describe.each(DIALECTS)("campaign engine (%s)", (dialect) => {
     expect((await received(a.members[0].phone)).filter((b) => b.startsWith("Open 9 to 5."))).toHaveLength(1);
     await deleteCampaign(deps(t.db), { businessId: a.businessId, campaignId: bb.id });
     expect(await getCampaign(t.db, a.businessId, bb.id)).toBeNull();
+  });
+
+  it("sends nothing twice when a worker dies in the middle of an issue: the claim and the texts roll back together", async () => {
+    const a = await setup(3);
+    const q = await createCampaign(deps(t.db), {
+      businessId: a.businessId,
+      userId: a.id,
+      input: parse({ type: "ONEQUESTION", name: "Crash", messageText: "Still there?", contactGroupId: -1, issueDate: later(HOUR), closeDate: later(3 * HOUR) }),
+    });
+    clock.advance(2 * HOUR);
+    const fire = await t.db.selectFrom("campaign_fires").select("id").where("campaign_id", "=", q.id).where("step", "=", "issue").executeTakeFirstOrThrow();
+    // A worker that does all the work and dies before its commit.
+    const dying = {
+      ...deps(t.db),
+      db: new Proxy(t.db, {
+        get(target, prop, receiver) {
+          if (prop !== "transaction") return Reflect.get(target, prop, receiver) as unknown;
+          return () => ({
+            execute: (fn: (trx: Database) => Promise<unknown>) =>
+              target.transaction().execute(async (trx) => {
+                await fn(trx);
+                throw new Error("worker killed");
+              }),
+          });
+        },
+      }),
+    };
+    await expect(runFire(dying, Number(fire.id))).rejects.toThrow("worker killed");
+    expect(await t.db.selectFrom("messages").select("id").where("campaign_id", "=", q.id).execute()).toHaveLength(0);
+    expect((await t.db.selectFrom("campaign_fires").select("status").where("id", "=", fire.id).executeTakeFirstOrThrow()).status).toBe("DUE");
+    expect(await runFire(deps(t.db), Number(fire.id))).toBe(true);
+    expect(await runFire(deps(t.db), Number(fire.id))).toBe(false);
+    await work();
+    for (const m of a.members) expect((await received(m.phone)).filter((b) => b.startsWith("Still there?"))).toHaveLength(1);
+  });
+
+  it("shows campaigns on the home feed and in the stats, scoped to the business", async () => {
+    const a = await setup(2);
+    const other = await setup(1);
+    const poll = await createCampaign(deps(t.db), {
+      businessId: a.businessId,
+      userId: a.id,
+      input: parse({ type: "POLL", name: "Feed poll", messageText: "Cats or dogs?", contactGroupId: -1, closeDate: later(24 * HOUR), responseOptions: ["Cats", "Dogs"] }),
+    });
+    const when = later(HOUR);
+    await createCampaign(deps(t.db), {
+      businessId: a.businessId,
+      userId: a.id,
+      input: parse({ type: "ONEQUESTION", name: "Later question", messageText: "Later?", contactGroupId: -1, issueDate: when, closeDate: later(24 * HOUR) }),
+    });
+    await work();
+    await text(a.members[0].phone, a.number, "dogs");
+    await work();
+    const feed = await getFeed(t.db, { userId: a.id, businessId: a.businessId }, clock.now());
+    const item = feed.find((i) => i.id === `campaign-${poll.id}`)!;
+    expect(item).toMatchObject({ type: "POLL", status: "LIVE", totalSent: 2, totalReceived: 1, responses: [{ response: "Cats", total: 0 }, { response: "Dogs", total: 1 }] });
+    expect(feed.find((i) => i.name === "Later question")).toMatchObject({ type: "ONEQUESTION", status: "SCHEDULED", nextSending: when });
+    expect(await getStat(t.db, a.businessId, "CAMPAIGNSTOTAL", {}, clock.now())).toBe(1);
+    expect(await getStat(t.db, a.businessId, "CONTACTCAMPAIGNINTERACTIONTOTAL", { contactId: a.members[0].id }, clock.now())).toBe(1);
+    expect(await getStat(t.db, other.businessId, "CAMPAIGNSTOTAL", {}, clock.now())).toBe(0);
+    expect((await getFeed(t.db, { userId: other.id, businessId: other.businessId }, clock.now())).some((i) => i.id.startsWith("campaign-"))).toBe(false);
+  });
+
+  it("skips a step an edit removed: the old fire is stale and sends nothing", async () => {
+    const a = await setup(1);
+    const base = { type: "INVITATION", name: "Party", messageText: "Come!", acceptText: "Great", declineText: "Shame", contactGroupId: -1, issueDate: later(HOUR), closeDate: later(72 * HOUR), eventDate: later(60 * HOUR) };
+    const inv = await createCampaign(deps(t.db), { businessId: a.businessId, userId: a.id, input: parse({ ...base, remindDayBefore: true, reminderText: "Tomorrow!" }) });
+    await updateCampaign(deps(t.db), { businessId: a.businessId, campaignId: inv.id, input: parse({ ...base, remindDayBefore: false }) });
+    clock.advance(2 * HOUR);
+    await runDueFires(deps(t.db));
+    await work();
+    await text(a.members[0].phone, a.number, "YES");
+    await work();
+    clock.advance(40 * HOUR);
+    await runDueFires(deps(t.db));
+    await work();
+    const reminder = await t.db.selectFrom("campaign_fires").select(["status", "reason", "version"]).where("campaign_id", "=", inv.id).where("step", "=", "reminder").executeTakeFirstOrThrow();
+    expect(reminder).toEqual({ status: "SKIPPED", reason: "stale-version", version: 1 });
+    expect((await received(a.members[0].phone)).some((b) => b.startsWith("Tomorrow!"))).toBe(false);
   });
 });

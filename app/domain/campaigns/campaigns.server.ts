@@ -622,7 +622,38 @@ export async function memberCampaignInteractions(db: Database, businessId: numbe
   return Number(r.n);
 }
 
-/** The feed's campaign items: the business's recent campaigns (ended ones for a week), newest activity first. */
+/** Per campaign, the members its texts went to (the issue's recipients; every reply for an auto responder or a draw). */
+async function sentCounts(db: Db, cs: readonly LoadedCampaign[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const issued = cs.filter((c) => c.type !== "BOUNCEBACK" && c.type !== "PICKWINNERS").map((c) => c.id);
+  const all = cs.filter((c) => c.type === "BOUNCEBACK" || c.type === "PICKWINNERS").map((c) => c.id);
+  if (issued.length) {
+    const rows = await db
+      .selectFrom("campaign_fires as f")
+      .innerJoin("messages as m", "m.id", "f.message_id")
+      .select(["f.campaign_id", (eb) => eb.fn.sum<number>("m.recipients").as("n")])
+      .where("f.campaign_id", "in", issued)
+      .where("f.step", "=", ISSUE)
+      .groupBy("f.campaign_id")
+      .execute();
+    for (const r of rows) out.set(Number(r.campaign_id), Number(r.n));
+  }
+  if (all.length) {
+    const rows = await db
+      .selectFrom("messages")
+      .select(["campaign_id", (eb) => eb.fn.sum<number>("recipients").as("n")])
+      .where("campaign_id", "in", all)
+      .groupBy("campaign_id")
+      .execute();
+    for (const r of rows) out.set(Number(r.campaign_id), Number(r.n));
+  }
+  return out;
+}
+
+/**
+ * The feed's campaign items: the business's recent campaigns (ended ones for a week), newest activity first. A
+ * fixed handful of queries whatever the number of campaigns (the home page reads it on every load).
+ */
 export async function campaignFeedItems(db: Database, businessId: number, now: Date): Promise<FeedItem[]> {
   const weekAgo = new Date(now.getTime() - 7 * DAY).toISOString();
   const rows = await db
@@ -633,27 +664,43 @@ export async function campaignFeedItems(db: Database, businessId: number, now: D
     .orderBy("updated_at", "desc")
     .limit(10)
     .execute();
+  if (!rows.length) return [];
+  const cs = rows.map(loaded);
+  const ids = cs.map((c) => c.id);
+  const groupIds = [...new Set(cs.map((c) => c.groupId).filter((g): g is number => g !== null && g > 0))];
+  const [countRows, lastRows, groupRows, sent] = await Promise.all([
+    db.selectFrom("campaign_answer_counts").select(["campaign_id", "answer", "total", "places"]).where("campaign_id", "in", ids).execute(),
+    db.selectFrom("campaign_responses").select(["campaign_id", (eb) => eb.fn.max("created_at").as("last")]).where("campaign_id", "in", ids).groupBy("campaign_id").execute(),
+    groupIds.length ? db.selectFrom("groups").select(["id", "name"]).where("id", "in", groupIds).execute() : Promise.resolve([]),
+    sentCounts(db, cs),
+  ]);
+  const counts = new Map<number, Map<string, { total: number; places: number }>>();
+  for (const r of countRows) {
+    const m = counts.get(Number(r.campaign_id)) ?? new Map<string, { total: number; places: number }>();
+    m.set(r.answer, { total: Number(r.total), places: Number(r.places) });
+    counts.set(Number(r.campaign_id), m);
+  }
+  const last = new Map(lastRows.map((r) => [Number(r.campaign_id), String(r.last)]));
+  const groupNames = new Map(groupRows.map((g) => [Number(g.id), g.name]));
   const items: FeedItem[] = [];
-  for (const row of rows) {
-    const c = loaded(row);
-    const counts = await answerCounts(db, c.id);
-    const v = await view(db, c, counts);
-    const last = await db.selectFrom("campaign_responses").select("created_at").where("campaign_id", "=", c.id).orderBy("created_at", "desc").limit(1).executeTakeFirst();
+  for (const c of cs) {
+    const cCounts = counts.get(c.id) ?? new Map<string, { total: number; places: number }>();
+    const responses = responsesOf(c, cCounts);
     const status = c.status === "ENDED" ? "COMPLETE" : c.status === "ONGOING" ? "LIVE" : c.status;
     const item: FeedItem = {
       type: c.type,
       id: `campaign-${c.id}`,
       name: c.name,
       status,
-      messageText: c.messageText ?? undefined,
+      ...(c.messageText ? { messageText: c.messageText } : {}),
       ...(c.groupId !== null ? { contactGroupId: c.groupId } : {}),
-      ...(v.contactGroupName ? { contactGroupName: v.contactGroupName } : {}),
-      totalSent: v.totalSent,
-      totalReceived: v.totalReceived,
-      lastInteraction: last?.created_at ?? c.issuedAt ?? c.updatedAt,
+      ...(c.groupId && groupNames.has(c.groupId) ? { contactGroupName: groupNames.get(c.groupId) } : {}),
+      totalSent: sent.get(c.id) ?? 0,
+      totalReceived: totalReceived(c, cCounts),
+      lastInteraction: last.get(c.id) ?? c.issuedAt ?? c.updatedAt,
       ...(c.status === "SCHEDULED" ? { nextSending: c.issueAt } : {}),
       ...(c.closeAt ? { closeDate: c.closeAt } : {}),
-      ...(v.responses.length ? { responses: v.responses } : {}),
+      ...(responses.length ? { responses } : {}),
       ...(c.errorCode ? { errorMessage: c.errorCode } : {}),
     };
     if (c.type === "BOUNCEBACK") {
