@@ -14,6 +14,7 @@ import { campaignType } from "./registry.server";
 import { close, ISSUE, planFires, runStep } from "./engine.server";
 import { CampaignFailure } from "./failure";
 import { loadCampaign, loaded, type Db, type LoadedCampaign } from "./kit.server";
+import { isDated, planAllMembers } from "./dated.server";
 import { pollOptions } from "./types/poll";
 import { invitationSettings } from "./types/invitation";
 import { entrants, newSeed, pickSettings } from "./types/pick-winners";
@@ -146,9 +147,10 @@ async function check(trx: Db, businessId: number, n: Normalised, now: Date, exce
   if (n.groupId !== null) {
     // Another business's group is a 404; an empty audience is BR026 (a draw may go on after the owner confirms).
     const count = await countAudience(trx, businessId, { groupId: n.groupId });
-    const confirmed = input.type === "PICKWINNERS" && input.confirmEmptyGroup;
+    // An ongoing campaign may start before anyone qualifies (members join later); a draw may, once confirmed.
+    const confirmed = (input.type === "PICKWINNERS" && input.confirmEmptyGroup) || TYPE_KINDS[input.type] === "ONGOING";
     if (count === 0 && !confirmed) throw new AppError("BR026", undefined, { field: "contactGroupId" });
-    if (type.issueText !== undefined && input.type !== "PICKWINNERS" && count > 0) {
+    if (TYPE_KINDS[input.type] === "ONETIME" && input.type !== "PICKWINNERS" && count > 0) {
       // Every recipient costs at least one credit: refuse now rather than fail at the issue time.
       await assertCredit(trx, businessId, count, now);
     }
@@ -298,6 +300,8 @@ export async function updateCampaign(deps: CampaignDeps, args: { businessId: num
       .executeTakeFirstOrThrow();
     const next = loaded(row);
     await planFires(trx, next, now);
+    // A running date-driven campaign plans every member again for the new version.
+    if (next.issuedAt && isDated(next)) await planAllMembers(trx, next, now);
     await issueIfDue(trx, deps, next);
   });
   return (await getCampaign(deps.db, args.businessId, args.campaignId))!;

@@ -51,4 +51,23 @@ export interface CampaignType<T extends CampaignTypeName = CampaignTypeName> {
   onKeyword?(ctx: EngineCtx, c: LoadedCampaign, member: Member | undefined, text: CampaignText, rest: string): Promise<boolean>;
   /** How an answer key reads in results (an option's own words). */
   labels?(c: LoadedCampaign): string[];
+  /**
+   * Date-driven types (birthday, reminder, follow-up): the member's next send strictly after `after`, or null when
+   * they have none. `occurrence` names it (a year, an appointment, a join), so a moved date plans a new send and
+   * the old one is cancelled.
+   */
+  planMember?(c: LoadedCampaign, m: MemberDates, after: Date): { occurrence: string; fireAt: string } | null;
+  /** A date-driven send found later than this after its time (a worker was down) is skipped as too late. */
+  lateAfterMs?: number;
+}
+
+/** What a date-driven type reads of a member. */
+export interface MemberDates {
+  id: number;
+  joinedAt: string | null;
+  /** "MM-DD". */
+  birthday: string | null;
+  appointmentAt: string | null;
+  /** The chosen custom date attribute's value ("YYYY-MM-DD"), when the type reads one. */
+  dateValue: string | null;
 }
