@@ -514,6 +514,7 @@ export interface CampaignWaitsTable {
   campaign_id: number;
   member_id: number;
   status: "OPEN" | "ANSWERED" | "CLOSED";
+  step: Generated<string>;
   helped: Generated<number>;
   opened_at: string;
   closes_at: string | null;
@@ -549,6 +550,18 @@ export interface CampaignWinnersTable {
   drawn_at: string;
 }
 
+export interface CampaignCheckinsTable {
+  id: Generated<number>;
+  business_id: number;
+  campaign_id: number;
+  member_id: number | null;
+  phone: string;
+  ref: string;
+  source: "SMS" | "QR";
+  checked_in_at: string;
+  checked_out_at: string | null;
+}
+
 export interface CampaignTables {
   campaigns: CampaignsTable;
   campaign_fires: CampaignFiresTable;
@@ -556,6 +569,7 @@ export interface CampaignTables {
   campaign_responses: CampaignResponsesTable;
   campaign_answer_counts: CampaignAnswerCountsTable;
   campaign_winners: CampaignWinnersTable;
+  campaign_checkins: CampaignCheckinsTable;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;

@@ -85,8 +85,8 @@ async function issue(ctx: EngineCtx & { businessStatus: string }, c: LoadedCampa
     if (fireId !== null) await ctx.trx.updateTable("campaign_fires").set({ message_id: created.messageId }).where("id", "=", fireId).execute();
     if (type.asks) {
       // One open question per recipient, straight from the rows just queued.
-      await sql`insert into campaign_waits (business_id, campaign_id, member_id, status, helped, opened_at, closes_at)
-        select ${c.businessId}, ${c.id}, member_id, 'OPEN', 0, ${at}, ${c.closeAt}
+      await sql`insert into campaign_waits (business_id, campaign_id, member_id, status, step, helped, opened_at, closes_at)
+        select ${c.businessId}, ${c.id}, member_id, 'OPEN', ${type.firstStep ?? "answer"}, 0, ${at}, ${c.closeAt}
         from outbound where message_id = ${created.messageId} and member_id is not null
         on conflict (campaign_id, member_id) do nothing`.execute(ctx.trx);
     }

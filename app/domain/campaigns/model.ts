@@ -5,7 +5,7 @@ import { z } from "zod";
 import { analyse } from "~/domain/messaging/segments";
 
 /** The campaign types built so far (each is a module in ./types, registered in ./registry.server.ts). */
-export const CAMPAIGN_TYPES = ["BOUNCEBACK", "ONEQUESTION", "POLL", "INVITATION", "PICKWINNERS", "BIRTHDAYGREETING", "REMINDER", "POSTREGISTRATION"] as const;
+export const CAMPAIGN_TYPES = ["BOUNCEBACK", "ONEQUESTION", "POLL", "INVITATION", "PICKWINNERS", "BIRTHDAYGREETING", "REMINDER", "POSTREGISTRATION", "CUSTOMEREXP", "CHECKIN"] as const;
 export type CampaignTypeName = (typeof CAMPAIGN_TYPES)[number];
 
 export function isCampaignType(value: unknown): value is CampaignTypeName {
@@ -22,6 +22,8 @@ export const TYPE_PATHS: Readonly<Record<CampaignTypeName, string>> = {
   BIRTHDAYGREETING: "/birthday",
   REMINDER: "/reminder",
   POSTREGISTRATION: "/postregistration",
+  CUSTOMEREXP: "/customerexp",
+  CHECKIN: "/checkin",
 };
 
 export type CampaignKind = "ONETIME" | "ONGOING";
@@ -36,6 +38,8 @@ export const TYPE_KINDS: Readonly<Record<CampaignTypeName, CampaignKind>> = {
   BIRTHDAYGREETING: "ONGOING",
   REMINDER: "ONGOING",
   POSTREGISTRATION: "ONGOING",
+  CUSTOMEREXP: "ONGOING",
+  CHECKIN: "ONGOING",
 };
 
 /**
@@ -281,6 +285,47 @@ export const postRegistrationInput = z.object({
   closeDate: instant,
 });
 
+/**
+ * Customer experience (a 0 to 10 score survey): started by its keyword (a text or the QR code) or sent to a group.
+ * The second question and the thank-you differ for scores 0 to 6 and 7 to 10.
+ */
+export const customerExpInput = z.object({
+  type: z.literal("CUSTOMEREXP"),
+  name: common.name,
+  keyword,
+  introText: text(),
+  scoreQuestionText: text(),
+  detractorQuestionText: text(),
+  promoterQuestionText: text(),
+  detractorThankYouText: text(),
+  promoterThankYouText: text(),
+  /** A review page a promoter (9 or 10) is offered in their thank-you, if set. */
+  reviewLink: z
+    .string()
+    .trim()
+    .max(500, "campaigns.errors.reviewLink")
+    .optional()
+    .nullable()
+    .transform((v) => v || null)
+    .refine((v) => v === null || /^https:\/\/[^\s]+$/.test(v), "campaigns.errors.reviewLink"),
+  contactGroupId: z.coerce.number().int().optional().nullable().transform((v) => v ?? null),
+  issueDate: instant,
+  closeDate: instant,
+});
+
+/** Venue check-in: people text the keyword (or scan the QR code) and get a personal check-out link. */
+export const checkinInput = z.object({
+  type: z.literal("CHECKIN"),
+  name: common.name,
+  keyword,
+  /** The check-in reply; the check-out link is added to it. */
+  messageText: text(),
+  /** Checked out by themselves after this many hours, if set. */
+  autoCheckoutHours: z.coerce.number().int().min(1, "campaigns.errors.autoCheckout").max(72, "campaigns.errors.autoCheckout").optional().nullable().transform((v) => v ?? null),
+  issueDate: instant,
+  closeDate: instant,
+});
+
 /** Every campaign's input, told apart by `type`. */
 export const campaignInput = z.discriminatedUnion("type", [
   bouncebackInput,
@@ -291,6 +336,8 @@ export const campaignInput = z.discriminatedUnion("type", [
   birthdayInput,
   reminderInput,
   postRegistrationInput,
+  customerExpInput,
+  checkinInput,
 ]);
 export type CampaignInput = z.output<typeof campaignInput>;
 export type CampaignInputOf<T extends CampaignTypeName> = Extract<CampaignInput, { type: T }>;

@@ -9,6 +9,8 @@ import { pickWinners } from "./types/pick-winners";
 import { birthday } from "./types/birthday";
 import { reminder } from "./types/reminder";
 import { postRegistration } from "./types/post-registration";
+import { customerExperience } from "./types/customer-experience";
+import { checkin } from "./types/checkin";
 
 const TYPES: { [T in CampaignTypeName]: CampaignType<T> } = {
   BOUNCEBACK: bounceback,
@@ -19,6 +21,8 @@ const TYPES: { [T in CampaignTypeName]: CampaignType<T> } = {
   BIRTHDAYGREETING: birthday,
   REMINDER: reminder,
   POSTREGISTRATION: postRegistration,
+  CUSTOMEREXP: customerExperience,
+  CHECKIN: checkin,
 };
 
 export function campaignType(type: CampaignTypeName): CampaignType {
