@@ -23,8 +23,12 @@ const INPUTS = {
   PICKWINNERS: pickWinnersInput,
 } as const;
 
-/** The form's date pairs: the date input carries the model's field name, the time input `<name>Time`. */
-const DATE_FIELDS = ["issueDate", "closeDate", "eventDate"] as const;
+/** The form's date pairs: the date input carries the model's field name; beside it, its time input. */
+const DATE_FIELDS = [
+  ["issueDate", "issueTime"],
+  ["closeDate", "closeTime"],
+  ["eventDate", "eventTime"],
+] as const;
 
 const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 
@@ -41,9 +45,9 @@ function instant(date: unknown, time: unknown): string {
 export function formToInput(type: CampaignTypeName, raw: unknown): unknown {
   if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
   const v: Record<string, unknown> = { ...(raw as Record<string, unknown>), type };
-  for (const name of DATE_FIELDS) {
-    v[name] = instant(v[name], v[`${name}Time`]);
-    delete v[`${name}Time`];
+  for (const [date, time] of DATE_FIELDS) {
+    v[date] = instant(v[date], v[time]);
+    delete v[time];
   }
   // "Now" sends at once whatever the date fields still hold; "later" needs a date.
   if (v.issueMode !== "LATER") v.issueDate = "";

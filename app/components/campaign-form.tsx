@@ -125,7 +125,7 @@ function MessageText({ meta, label, hint, members, counterId, onText }: { meta: 
   );
 }
 
-/** A UK date and time pair: the date input carries `meta`'s name, the time input `<name>Time`. */
+/** A UK date and time pair: the date input carries `meta`'s name, the time input `time`'s (issueTime, closeTime, eventTime). */
 function DateTime({ meta, time, label, hint }: { meta: Meta; time: Meta; label: string; hint?: ReactNode }) {
   const { t } = useTranslation();
   const invalid = Boolean(meta.errors?.length);
