@@ -4,7 +4,7 @@
 // download), a draw's entries, seed hash and winners, an auto responder's texts today, yesterday and this month.
 // With JavaScript it refreshes itself every 10 seconds while visible. End and Delete ask first (confirm.tsx).
 // The bare /viewcampaign opens the campaigns list; another business's id is a 404.
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
 import { setToast } from "remix-toast/middleware";
@@ -101,12 +101,14 @@ function useLiveResults(enabled: boolean) {
 /** The poll's doughnut (top response and the rest, spec section 9), drawn by chartist once JavaScript runs. */
 function Doughnut({ percent, label }: { percent: number; label: string }) {
   const ref = useRef<HTMLDivElement>(null);
+  const [drawn, setDrawn] = useState(false);
   useEffect(() => {
     let cancelled = false;
     let chart: { detach(): void } | null = null;
     void import("chartist").then(({ PieChart }) => {
       if (cancelled || !ref.current) return;
       chart = new PieChart(ref.current, { series: [percent, Math.max(0, 100 - percent)] }, { donut: true, donutWidth: 22, showLabel: false, startAngle: 0, total: 100 });
+      setDrawn(true);
     });
     return () => {
       cancelled = true;
@@ -115,12 +117,26 @@ function Doughnut({ percent, label }: { percent: number; label: string }) {
   }, [percent]);
   return (
     <figure className="cv-doughnut" aria-hidden="true">
-      <div ref={ref} className="cv-doughnut__chart" />
+      {/* Until chartist draws (and without JavaScript) a CSS ring of the same size shows the same share. */}
+      <div ref={ref} className={`cv-doughnut__chart${drawn ? "" : " cv-doughnut__chart--css"}`} style={drawn ? undefined : { background: `conic-gradient(var(--accent) 0 ${percent}%, var(--line) ${percent}% 100%)` }} />
       <figcaption className="cv-doughnut__label">
         <strong>{percent}%</strong>
         <span>{label}</span>
       </figcaption>
     </figure>
+  );
+}
+
+/** With JavaScript, a button that prints the page (the print stylesheet keeps only the door list); without it, the hint under the list says to print the page. */
+function PrintButton() {
+  const { t } = useTranslation();
+  const [enhanced, setEnhanced] = useState(false);
+  useEffect(() => setEnhanced(true), []);
+  if (!enhanced) return null;
+  return (
+    <button type="button" className="btn btn--secondary btn--small" onClick={() => window.print()}>
+      {t("campaigns.view.print")}
+    </button>
   );
 }
 
@@ -211,9 +227,12 @@ export default function ViewCampaign() {
   const group = c.contactGroupId === -1 ? t("campaigns.allSubscribers") : c.contactGroupName;
   const issued = c.issueDate && Date.parse(c.issueDate) <= now.getTime() && c.status !== "SCHEDULED";
   const facts: Stat[] = [];
-  if (c.type !== "BOUNCEBACK") {
+  if (c.type === "PICKWINNERS") {
+    facts.push({ label: t("campaigns.view.entries"), value: fmt(d.draw ? d.draw.entries : c.totalReceived) });
+    facts.push({ label: t("campaigns.view.winnersToPick"), value: fmt(Number(c.settings.numberWinnersToPick ?? 0)) });
+  } else if (c.type !== "BOUNCEBACK") {
     facts.push({ label: t("campaigns.view.sent"), value: fmt(c.totalSent) });
-    facts.push({ label: t(c.type === "PICKWINNERS" ? "campaigns.view.entries" : "campaigns.view.replied"), value: fmt(c.type === "PICKWINNERS" && d.draw ? d.draw.entries : c.totalReceived) });
+    facts.push({ label: t("campaigns.view.replied"), value: fmt(c.totalReceived) });
   } else if (d.totals) {
     facts.push({ label: t("campaigns.view.today"), value: fmt(d.totals.today) });
     facts.push({ label: t("campaigns.view.yesterday"), value: fmt(d.totals.yesterday) });
@@ -288,13 +307,13 @@ export default function ViewCampaign() {
         <Panel title={t("campaigns.view.texts")} id="cv-texts">
           {c.messageText ? (
             <div className="cv-text">
-              <p className="cv-text__label">{t(`campaigns.form.message.${c.type}`)}</p>
+              <p className="cv-text__label">{t(`campaigns.view.message.${c.type}`)}</p>
               <p className="cv-text__body">{c.messageText}</p>
             </div>
           ) : null}
           {c.thankYouText ? (
             <div className="cv-text">
-              <p className="cv-text__label">{t(`campaigns.form.thankYou.${c.type}`)}</p>
+              <p className="cv-text__label">{t(`campaigns.view.thankYou.${c.type}`)}</p>
               <p className="cv-text__body">{c.thankYouText}</p>
             </div>
           ) : null}
@@ -351,6 +370,7 @@ export default function ViewCampaign() {
                 {t("campaigns.view.doorList")}
               </h2>
               <span className="no-print cv-doorlist__actions">
+                <PrintButton />
                 <a href={`/viewcampaign/export?id=${c.id}`} download>
                   {t("campaigns.view.download")}
                 </a>
@@ -398,14 +418,6 @@ export default function ViewCampaign() {
       {c.type === "PICKWINNERS" && d.draw ? (
         <Panel title={t("campaigns.view.draw")} id="cv-draw">
           <dl className="cv-facts">
-            <div>
-              <dt>{t("campaigns.view.entries")}</dt>
-              <dd>{fmt(d.draw.entries)}</dd>
-            </div>
-            <div>
-              <dt>{t("campaigns.view.winnersToPick")}</dt>
-              <dd>{fmt(Number(c.settings.numberWinnersToPick ?? d.draw.winners.length))}</dd>
-            </div>
             <div>
               <dt>{t("campaigns.view.seedHash")}</dt>
               <dd>
