@@ -128,7 +128,7 @@ export async function campaignEditorAction({ request, context }: ActionFunctionA
   } catch (error) {
     // A draw from a group with no members today asks the owner to confirm (the form shows a checkbox).
     if (error instanceof AppError && error.code === "BR026" && input.type === "PICKWINNERS" && !input.confirmEmptyGroup) {
-      return data({ result: submission.reply({ formErrors: [errorMessage(error)] }), askEmptyGroup: true }, { status: 400 });
+      return data({ result: submission.reply({ fieldErrors: { contactGroupId: [errorMessage(error)] } }), askEmptyGroup: true }, { status: 400 });
     }
     const reply = replyWithError(submission, error);
     return data({ result: reply.data.result, askEmptyGroup: false }, { status: reply.init?.status ?? 400 });
