@@ -61,14 +61,17 @@ function Figures({ c, now }: { c: Row; now: Date }) {
   if (c.type === "BOUNCEBACK") {
     if (c.keyword) parts.push(t("campaigns.list.keyword", { keyword: c.keyword }));
     parts.push(t("campaigns.list.texts", { count: c.totalReceived, formatted: fmt(c.totalReceived) }));
+  } else if (c.type === "PICKWINNERS") {
+    parts.push(t("campaigns.list.entries", { count: c.totalReceived, formatted: fmt(c.totalReceived) }));
+    if (c.closeDate) parts.push(t("campaigns.list.draw", { date: formatLongDate(c.closeDate, i18n.language) }));
   } else if (c.status !== "SCHEDULED") {
     parts.push(t("campaigns.list.sent", { count: c.totalSent, formatted: fmt(c.totalSent) }));
-    parts.push(t(c.type === "PICKWINNERS" ? "campaigns.list.entries" : "campaigns.list.replied", { count: c.totalReceived, formatted: fmt(c.totalReceived) }));
+    parts.push(t("campaigns.list.replied", { count: c.totalReceived, formatted: fmt(c.totalReceived) }));
   }
   if (c.type !== "BOUNCEBACK" && group && c.type !== "PICKWINNERS") parts.push(group);
-  if ((c.status === "LIVE" || c.status === "ONGOING" || c.status === "SCHEDULED") && c.closeDate) {
+  if ((c.status === "LIVE" || c.status === "ONGOING" || c.status === "SCHEDULED") && c.closeDate && c.type !== "PICKWINNERS") {
     parts.push(<TimeLeft key="left" until={c.closeDate} now={now} />);
-  } else if (c.status === "ENDED" && c.closeDate && Date.parse(c.closeDate) <= now.getTime()) {
+  } else if (c.status === "ENDED" && c.closeDate && Date.parse(c.closeDate) <= now.getTime() && c.type !== "PICKWINNERS") {
     parts.push(t("campaigns.list.closed", { date: formatLongDate(c.closeDate, i18n.language) }));
   }
   return (

@@ -48,8 +48,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const phone = <T extends { phone: string }>(r: T): T => ({ ...r, phone: formatUkNumber(r.phone) });
   return {
     ...results,
+    // The door list is who is coming (and who is waiting for a place); declines stay in the totals and the CSV.
+    doorList: (results.invitation?.doorList ?? []).filter((r) => r.status !== "DECLINED").map(phone),
     replies: results.replies.slice((page - 1) * REPLIES_PAGE).map(phone),
-    invitation: results.invitation ? { ...results.invitation, doorList: results.invitation.doorList.map(phone) } : undefined,
+    invitation: results.invitation ? { ...results.invitation, doorList: [] } : undefined,
     draw: results.draw ? { ...results.draw, winners: results.draw.winners.map(phone) } : undefined,
     page,
     pageCount: Math.max(1, Math.ceil(results.repliesTotal / REPLIES_PAGE)),
@@ -196,13 +198,13 @@ function Replies({ d }: { d: Loaded }) {
           <tbody>
             {d.replies.map((r, i) => (
               <tr key={`${r.memberId}-${r.at}-${i}`}>
-                <td>
+                <td className="cv-replies__who">
                   {r.name ? <span className="cv-who">{r.name}</span> : null}
                   <span className="nowrap muted">{r.phone}</span>
                 </td>
                 <td className="cv-reply">{r.response}</td>
-                {withOption ? <td>{r.responseOption ?? <span className="muted">{t("campaigns.view.notCounted")}</span>}</td> : null}
-                <td className="nowrap">{formatLongDate(r.at, i18n.language)}</td>
+                {withOption ? <td className="cv-replies__as">{r.responseOption ?? <span className="muted">{t("campaigns.view.notCounted")}</span>}</td> : null}
+                <td className="nowrap cv-replies__when">{formatLongDate(r.at, i18n.language)}</td>
               </tr>
             ))}
           </tbody>
@@ -380,7 +382,7 @@ export default function ViewCampaign() {
               {c.name}
               {typeof c.settings.eventDate === "string" ? ` · ${formatLongDate(c.settings.eventDate, lng)}` : ""}
             </p>
-            {d.invitation.doorList.length === 0 ? (
+            {d.doorList.length === 0 ? (
               <p className="muted">{t("campaigns.view.doorListEmpty")}</p>
             ) : (
               <div className="table-wrap">
@@ -395,7 +397,7 @@ export default function ViewCampaign() {
                     </tr>
                   </thead>
                   <tbody>
-                    {d.invitation.doorList.map((r) => (
+                    {d.doorList.map((r) => (
                       <tr key={r.memberId}>
                         <td>
                           {r.name ? <span className="cv-who">{r.name}</span> : null}
