@@ -4,7 +4,8 @@
 // campaign; an issued campaign can no longer be changed (BR028); another business's campaign is a 404; French.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../support/factories";
-import { seedMembers } from "../support/pipeline";
+import { Clock, makeFullWorker, seedMembers } from "../support/pipeline";
+import { receiveInbound } from "~/domain/messaging/inbound.server";
 import { pageText, useTestApp, type TestClient } from "../support/server";
 import { utcToUkDateTime } from "~/lib/uk-time";
 
@@ -61,6 +62,21 @@ const FORMS = {
 describe("campaign pages", () => {
   const t = useTestApp();
   let client: TestClient;
+  let members: Array<{ id: number; phone: string }>;
+  let businessNumber: string;
+  let seq = 0;
+
+  /** A member texts the business; the worker (run here, on the app's database) routes it and sends the replies. */
+  async function texts(...messages: [phone: string, body: string][]) {
+    const clock = new Clock(new Date());
+    for (const [from, body] of messages) {
+      clock.advance(1000);
+      await receiveInbound({ db: t.app.db }, { providerId: `SMpages${++seq}${Date.now()}`, from, to: businessNumber, body, receivedAt: clock.now() });
+    }
+    const worker = makeFullWorker(t.app.db, clock);
+    clock.advance(10_000);
+    await worker.drain();
+  }
 
   /** Posts a type's form as a browser would: loads it first for its idempotency key. */
   async function submit(path: string, fields: Record<string, string>, key?: string) {
@@ -72,7 +88,8 @@ describe("campaign pages", () => {
     const account = await createAccount(t.app.db, { messageAllowance: 1000 });
     client = t.app.client();
     await client.login(account.email, account.password);
-    await seedMembers(t.app.db, account.businessId, 3, { firstName: (i) => ["Priya", "Quentin", "Rosa"][i] });
+    members = await seedMembers(t.app.db, account.businessId, 3, { firstName: (i) => ["Priya", "Quentin", "Rosa"][i] });
+    businessNumber = (await t.app.db.selectFrom("businesses").select("phone_number").where("id", "=", account.businessId).executeTakeFirstOrThrow()).phone_number!;
   });
 
   it("starts empty with one action, and offers the five types each with what it does", async () => {
@@ -130,6 +147,58 @@ describe("campaign pages", () => {
     const other = await client.get(`/onequestion?id=${id}`);
     expect(other.status).toBe(302);
     expect(other.headers.get("location")).toBe(`/quickpoll?id=${id}`);
+  });
+
+  it("shows a poll's votes per option with the top response, the replies and their CSV", async () => {
+    const res = await submit("/quickpoll", { ...FORMS["/quickpoll"], name: "Pudding vote", issueMode: "NOW", "responseOptions[0]": "Crumble", "responseOptions[2]": "Trifle", "responseOptions[3]": "Jelly" });
+    const location = res.headers.get("location")!;
+    await texts([members[0].phone, "2"], [members[1].phone, "trifle"], [members[2].phone, "1"]);
+    const html = await (await client.get(location)).text();
+    const text = pageText(html);
+    expect(text).toContain("Top response: Trifle, with 67% of the votes (2 votes).");
+    expect(text).toMatch(/Trifle 2 67 ?%/);
+    expect(text).toMatch(/Crumble 1 33 ?%/);
+    expect(text).toMatch(/Jelly 0 0 ?%/);
+    expect(text).toContain("3 replies");
+    expect(text).toMatch(/Quentin .* trifle Trifle/);
+    // Without JavaScript the share shows as a ring drawn in CSS; chartist replaces it once scripts run.
+    expect(html).toContain("conic-gradient(var(--accent) 0 67%");
+    const csv = await (await client.get(`/viewcampaign/export?id=${location.split("=")[1]}`)).text();
+    expect(csv).toContain("Trifle");
+  });
+
+  it("keeps an invitation's door list of who is coming, with party sizes", async () => {
+    const res = await submit("/invitation", { ...FORMS["/invitation"], name: "Quiz night", issueMode: "NOW" });
+    const location = res.headers.get("location")!;
+    await texts([members[0].phone, "YES 3"], [members[1].phone, "no"]);
+    const text = pageText(await (await client.get(location)).text());
+    expect(text).toMatch(/Accepted 3 places/);
+    expect(text).toMatch(/Declined 1/);
+    expect(text).toMatch(/No reply 1/);
+    expect(text).toMatch(/Door list .*Priya .* 3 Accepted/);
+    expect(text).not.toMatch(/Door list .*Quentin .*Declined.*2 replies/);
+  });
+
+  it("asks before drawing from a group with no members, and refuses a keyword already in use", async () => {
+    const group = await client.post("/groups", { name: "Nobody yet", type: "LIST" });
+    const groupId = group.headers.get("location")!.split("/").pop()!;
+    const fields = { ...FORMS["/pickwinners"], name: "Empty draw", contactGroupId: groupId };
+    const key = hidden(await (await client.get("/pickwinners")).text(), "idempotencyKey");
+    const asked = await submit("/pickwinners", fields, key);
+    expect(asked.status).toBe(400);
+    const html = await asked.text();
+    expect(pageText(html)).toContain("This group has no members yet.");
+    expect(html).toContain('name="confirmEmptyGroup"');
+    expect(html).toContain(`<option value="${groupId}" selected=""`);
+    const confirmed = await submit("/pickwinners", { ...fields, confirmEmptyGroup: "on" }, key);
+    expect(confirmed.status).toBe(302);
+    expect(pageText(await (await client.get(confirmed.headers.get("location")!)).text())).toContain("Draw fingerprint");
+
+    const taken = await submit("/bounceback", { ...FORMS["/bounceback"], name: "Hours again", keyword: "Hours" });
+    expect(taken.status).toBe(400);
+    const takenHtml = await taken.text();
+    expect(pageText(takenHtml)).toContain("That keyword is already used by another live campaign.");
+    expect(takenHtml).toContain('value="Hours"');
   });
 
   it("makes one campaign from a double submission", async () => {
