@@ -201,6 +201,33 @@ describe("campaign pages", () => {
     expect(takenHtml).toContain('value="Hours"');
   });
 
+  it("heads the list with failed campaigns and says why each failed", async () => {
+    const res = await submit("/onequestion", { ...FORMS["/onequestion"], name: "Out of credit", issueMode: "LATER", issueDate: later.date, issueTime: later.time });
+    const id = Number(res.headers.get("location")!.split("=")[1]);
+    await t.app.db.updateTable("campaigns").set({ status: "FAILED", error_code: "SURVEYERROR_OUTOFCREDIT_FAILURE" }).where("id", "=", id).execute();
+    const list = pageText(await (await client.get("/campaigns")).text());
+    expect(list).toMatch(/One time \d+ Ongoing \d+ Failed \( ?1 ?\) Out of credit Failed One question .* You ran out of credit, so this campaign could not be sent\./);
+    // Failed comes first, before the live and scheduled ones.
+    expect(list.indexOf("Failed (")).toBeLessThan(list.search(/(Live|Scheduled) \(/));
+    const view = pageText(await (await client.get(`/viewcampaign?id=${id}`)).text());
+    expect(view).toContain("This campaign failed");
+    expect(view).toContain("You ran out of credit, so this campaign could not be sent.");
+    expect(pageText(await (await client.get(`/viewcampaign?id=${id}&lng=fr`)).text())).toContain("Vous n’aviez plus de crédit");
+    await client.get("/campaigns?lng=en-GB"); // the language choice is remembered: back to English
+  });
+
+  it("keeps an invitation's settings when it is opened to be changed", async () => {
+    const res = await submit("/invitation", { ...FORMS["/invitation"], name: "Wine tasting", capacity: "12", eventDate: close.date, eventTime: "19:30" });
+    const id = res.headers.get("location")!.split("=")[1];
+    const html = await (await client.get(`/invitation?id=${id}`)).text();
+    expect(html).toContain('value="Wine tasting"');
+    expect(html).toContain('value="12"');
+    expect(html).toContain('value="19:30"');
+    expect(html).toMatch(/name="allowPartySize"[^>]*checked/);
+    expect(html).toMatch(/name="remindDayBefore"(?![^>]*checked)/);
+    expect(html).toContain("See you there.");
+  });
+
   it("makes one campaign from a double submission", async () => {
     const key = hidden(await (await client.get("/onequestion")).text(), "idempotencyKey");
     const fields = { ...FORMS["/onequestion"], name: "Pressed twice" };
