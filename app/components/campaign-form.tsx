@@ -230,6 +230,17 @@ function PollOptions({ meta, allErrors, hydrated }: { meta: Meta; allErrors: Rec
   );
 }
 
+/** The merge tags for the main text, folded away until wanted (the form is long on a phone). */
+function TagPicker({ textareaId, custom }: { textareaId: string; custom: CustomTag[] }) {
+  const { t } = useTranslation();
+  return (
+    <details className="cf-tags">
+      <summary>{t("campaigns.form.tagsSummary")}</summary>
+      <MergeTagPicker textareaId={textareaId} custom={custom} id="cf-tags" headingLevel={2} />
+    </details>
+  );
+}
+
 function GroupSelect({ meta, groups, label, onChange }: { meta: Meta; groups: CampaignFormData["groups"]; label: string; onChange: (id: number) => void }) {
   const { t, i18n } = useTranslation();
   const fmt = (n: number) => n.toLocaleString(i18n.language === "fr" ? "fr-FR" : "en-GB");
@@ -361,7 +372,7 @@ export function CampaignForm({ data, actionData }: { data: CampaignFormData; act
               members={parts.group ? members : null}
               counterId="cf-counter"
             />
-            <MergeTagPicker textareaId={f("messageText").id} custom={data.customTags} id="cf-tags" headingLevel={2} />
+            <TagPicker textareaId={f("messageText").id} custom={data.customTags} />
           </>
         ) : null}
 
@@ -412,7 +423,7 @@ export function CampaignForm({ data, actionData }: { data: CampaignFormData; act
         {type === "PICKWINNERS" ? (
           <>
             <MessageText meta={f("messageText")} label={t("campaigns.form.message.PICKWINNERS")} hint={t("campaigns.form.messageHint.PICKWINNERS")} members={null} counterId="cf-counter" />
-            <MergeTagPicker textareaId={f("messageText").id} custom={data.customTags} id="cf-tags" headingLevel={2} />
+            <TagPicker textareaId={f("messageText").id} custom={data.customTags} />
           </>
         ) : null}
 
