@@ -228,6 +228,25 @@ describe("campaign pages", () => {
     expect(html).toContain("See you there.");
   });
 
+  it("shows a draw's fingerprint from the start, and its seed and winners once drawn", async () => {
+    const res = await submit("/pickwinners", { ...FORMS["/pickwinners"], name: "Cheese board", numberWinnersToPick: "2" });
+    const location = res.headers.get("location")!;
+    const id = Number(location.split("=")[1]);
+    const before = pageText(await (await client.get(location)).text());
+    const hash = /Draw fingerprint \(SHA-256 of the seed\) ([0-9a-f]{64})/.exec(before)?.[1];
+    expect(hash).toBeTruthy();
+    expect(before).toContain("Awaiting the draw on");
+    expect(before).not.toContain("Seed ");
+    // The draw date comes: the worker makes the draw.
+    await t.app.db.updateTable("campaign_fires").set({ fire_at: new Date(Date.now() - 1000).toISOString() }).where("campaign_id", "=", id).where("step", "=", "draw").execute();
+    await texts();
+    const after = pageText(await (await client.get(location)).text());
+    expect(after).toContain(`Draw fingerprint (SHA-256 of the seed) ${hash}`);
+    expect(after).toMatch(/Seed [0-9a-f]{16,}/);
+    expect(after).toMatch(/Winners (Priya|Quentin|Rosa) .*(Priya|Quentin|Rosa)/);
+    expect(after).toContain("Ended");
+  });
+
   it("makes one campaign from a double submission", async () => {
     const key = hidden(await (await client.get("/onequestion")).text(), "idempotencyKey");
     const fields = { ...FORMS["/onequestion"], name: "Pressed twice" };
