@@ -1,11 +1,11 @@
-// Stats: one number per type. The campaign types answer 0 until campaigns exist; they are listed so
-// the API is stable.
+// Stats: one number per type (spec section 7).
 import { sql } from "kysely";
 import type { Database } from "#db/index";
 import { wallClock, wallClockToUtc } from "~/lib/uk-time";
 import { getBusiness, planOf } from "~/domain/accounts/status.server";
 import { unreadForMember, unreadTotal } from "~/domain/conversations/conversations.server";
 import { countPendingGroupMessages } from "~/domain/group-messages/group-messages.server";
+import { countLiveCampaigns } from "~/domain/campaigns/campaigns.server";
 
 export const STAT_TYPES = [
   "MESSAGECREDITSUSED",
@@ -54,10 +54,23 @@ export async function getStat(db: Database, businessId: number, type: StatType, 
     case "CONTACTGROUPPENDINGMESSAGESTOTAL":
       // Scheduled or sending-soon group messages, for one group (contactGroupId) or all.
       return countPendingGroupMessages(db, businessId, _params.contactGroupId);
-    default:
-      // CAMPAIGNSTOTAL and CONTACTCAMPAIGNINTERACTIONTOTAL: campaigns are not built yet, so there are none.
-      return 0;
+    case "CAMPAIGNSTOTAL":
+      // The live-campaigns tile: campaigns live or ongoing now.
+      return countLiveCampaigns(db, businessId);
+    case "CONTACTCAMPAIGNINTERACTIONTOTAL":
+      // Everything the member has texted to campaigns: answers, votes (a changed vote counts again), entries.
+      return _params.contactId ? countMemberCampaignResponses(db, businessId, _params.contactId) : 0;
   }
+}
+
+async function countMemberCampaignResponses(db: Database, businessId: number, memberId: number): Promise<number> {
+  const row = await db
+    .selectFrom("campaign_responses")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("business_id", "=", businessId)
+    .where("member_id", "=", memberId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Credits a trial starts with (the meter scale). */
