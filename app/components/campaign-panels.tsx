@@ -67,11 +67,14 @@ export function CampaignPanel({ item }: { item: FeedItem }) {
 
 /** One question, poll, invitation: sending (with the date) until sent, then sent, replied and the time left. */
 function ReplyFigures({ item, when }: { item: FeedItem; when: (iso?: string) => string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const number = (n: number) => n.toLocaleString(i18n.language);
   const sent = item.totalSent ?? 0;
   const received = item.totalReceived ?? 0;
   const failed = item.status === "FAILED";
-  if (sent === 0 && !failed && item.status !== "ENDED") {
+  // A campaign that failed before sending anything has only its error line to show.
+  if (sent === 0 && failed) return null;
+  if (sent === 0 && item.status !== "ENDED") {
     return <p className="feed-item__meta">{item.nextSending ? t("feed.campaigns.sending", { when: when(item.nextSending) }) : t("feed.campaigns.sendingSoon")}</p>;
   }
   const withChart = item.type === "POLL" || item.type === "INVITATION";
@@ -80,12 +83,12 @@ function ReplyFigures({ item, when }: { item: FeedItem; when: (iso?: string) => 
     <div className={withChart ? "feed-campaign__body feed-campaign__body--chart" : "feed-campaign__body"}>
       <div>
         <p className="feed-campaign__counts">
-          <span>{t("feed.campaigns.sent", { count: sent })}</span>
-          <span>{t("feed.campaigns.replied", { count: received })}</span>
+          <span>{t("feed.campaigns.sent", { count: sent, n: number(sent) })}</span>
+          <span>{t("feed.campaigns.replied", { count: received, n: number(received) })}</span>
         </p>
         {withChart ? <p className="feed-campaign__top">{top ? t("feed.campaigns.topResponse", { response: top.response, percent: top.percent }) : t("feed.campaigns.noReplies")}</p> : null}
         <p className="feed-item__meta">
-          <TimeLeft closeDate={item.status === "ENDED" ? undefined : item.closeDate} />
+          <TimeLeft closeDate={item.status === "ENDED" || failed ? undefined : item.closeDate} />
         </p>
       </div>
       {withChart && top && received > 0 ? <Doughnut top={top.total} rest={top.rest} /> : null}
@@ -105,7 +108,7 @@ function TimeLeft({ closeDate }: { closeDate?: string }) {
 }
 
 function BouncebackFigures({ item }: { item: FeedItem }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const figures: [string, number][] = [
     ["today", item.totalToday ?? 0],
     ["yesterday", item.totalYesterday ?? 0],
@@ -116,7 +119,7 @@ function BouncebackFigures({ item }: { item: FeedItem }) {
       {figures.map(([key, value]) => (
         <div key={key}>
           <dt>{t(`feed.campaigns.${key}`)}</dt>
-          <dd>{value}</dd>
+          <dd>{value.toLocaleString(i18n.language)}</dd>
         </div>
       ))}
     </dl>
