@@ -4,6 +4,7 @@ import type { Database } from "#db/index";
 import { unreadTotal } from "~/domain/conversations/conversations.server";
 import { getUnreadMessages } from "~/domain/messaging/unread.server";
 import { broadcastFeedItems } from "~/domain/group-messages/group-messages.server";
+import { campaignFeedItems } from "~/domain/campaigns/campaigns.server";
 
 export type { FeedItem, FeedItemType } from "./feed-item";
 import type { FeedItem } from "./feed-item";
@@ -43,6 +44,8 @@ export async function getFeed(db: Database, user: { userId: number; businessId: 
   }
   // Group messages (BROADCASTMESSAGE), merged with the notices newest first; help stays on top.
   items.push(...(await broadcastFeedItems(db, user.businessId)));
+  // Campaigns (ONEQUESTION, POLL, INVITATION, BOUNCEBACK, PICKWINNERS…).
+  items.push(...(await campaignFeedItems(db, user.businessId, now)));
   const top = items.filter((i) => i.type === "HELPCENTRE");
   const rest = items.filter((i) => i.type !== "HELPCENTRE").sort((a, b) => (b.lastInteraction ?? "").localeCompare(a.lastInteraction ?? ""));
   return [...top, ...rest];

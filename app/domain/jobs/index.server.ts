@@ -2,6 +2,7 @@
 // durable work of its own (campaign fires, emails, renewals, webhook deliveries, file clean-up) adds its round here.
 import type { Database } from "#db/index";
 import type { WorkerRound } from "./round";
+import { runDueFires } from "~/domain/campaigns/engine.server";
 
 export type { WorkerRound } from "./round";
 
@@ -16,6 +17,9 @@ export interface JobDeps {
 }
 
 /** The rounds, in the order a single `tick()` runs them. */
-export function workerRounds(_deps: JobDeps): WorkerRound[] {
-  return [];
+export function workerRounds(deps: JobDeps): WorkerRound[] {
+  return [
+    // Campaign steps that have come due: issues, closes, draws, reminders.
+    { name: "campaign-fires", run: () => runDueFires(deps) },
+  ];
 }

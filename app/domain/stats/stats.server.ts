@@ -5,7 +5,7 @@ import { wallClock, wallClockToUtc } from "~/lib/uk-time";
 import { getBusiness, planOf } from "~/domain/accounts/status.server";
 import { unreadForMember, unreadTotal } from "~/domain/conversations/conversations.server";
 import { countPendingGroupMessages } from "~/domain/group-messages/group-messages.server";
-import { countLiveCampaigns } from "~/domain/campaigns/campaigns.server";
+import { countLiveCampaigns, memberCampaignInteractions } from "~/domain/campaigns/campaigns.server";
 
 export const STAT_TYPES = [
   "MESSAGECREDITSUSED",
@@ -55,22 +55,12 @@ export async function getStat(db: Database, businessId: number, type: StatType, 
       // Scheduled or sending-soon group messages, for one group (contactGroupId) or all.
       return countPendingGroupMessages(db, businessId, _params.contactGroupId);
     case "CAMPAIGNSTOTAL":
-      // The live-campaigns tile: campaigns live or ongoing now.
+      // Campaigns live or ongoing now (the live-campaigns tile).
       return countLiveCampaigns(db, businessId);
     case "CONTACTCAMPAIGNINTERACTIONTOTAL":
-      // Everything the member has texted to campaigns: answers, votes (a changed vote counts again), entries.
-      return _params.contactId ? countMemberCampaignResponses(db, businessId, _params.contactId) : 0;
+      // A member's answers, keyword texts and entries across campaigns.
+      return _params.contactId ? memberCampaignInteractions(db, businessId, _params.contactId) : 0;
   }
-}
-
-async function countMemberCampaignResponses(db: Database, businessId: number, memberId: number): Promise<number> {
-  const row = await db
-    .selectFrom("campaign_responses")
-    .select((eb) => eb.fn.countAll<number>().as("n"))
-    .where("business_id", "=", businessId)
-    .where("member_id", "=", memberId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 /** Credits a trial starts with (the meter scale). */
