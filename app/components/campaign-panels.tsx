@@ -20,13 +20,14 @@ export function isCampaignFeedItem(item: FeedItem): boolean {
   return (CAMPAIGN_FEED_TYPES as readonly string[]).includes(item.type);
 }
 
-/** Statuses after which a draw has been made (the feed's COMPLETE, or the campaign's own ENDED). */
+/** Statuses of a campaign that has ended, or whose draw has been made (the feed's COMPLETE, the campaign's ENDED). */
 const DRAWN = new Set(["COMPLETE", "ENDED"]);
 
 function statusKey(item: FeedItem): string {
   const status = item.status ?? "SCHEDULED";
   if (item.type === "PICKWINNERS" && status !== "FAILED" && status !== "SUSPENDED") return DRAWN.has(status) ? "drawn" : "awaitingDraw";
-  return status;
+  // The feed says COMPLETE for a campaign that has ended; for a question, poll or auto responder that reads "Ended".
+  return DRAWN.has(status) ? "ENDED" : status;
 }
 
 export function CampaignPanel({ item }: { item: FeedItem }) {
@@ -74,7 +75,8 @@ function ReplyFigures({ item, when }: { item: FeedItem; when: (iso?: string) => 
   const failed = item.status === "FAILED";
   // A campaign that failed before sending anything has only its error line to show.
   if (sent === 0 && failed) return null;
-  if (sent === 0 && item.status !== "ENDED") {
+  const ended = DRAWN.has(item.status ?? "");
+  if (sent === 0 && !ended) {
     return <p className="feed-item__meta">{item.nextSending ? t("feed.campaigns.sending", { when: when(item.nextSending) }) : t("feed.campaigns.sendingSoon")}</p>;
   }
   const withChart = item.type === "POLL" || item.type === "INVITATION";
@@ -88,7 +90,7 @@ function ReplyFigures({ item, when }: { item: FeedItem; when: (iso?: string) => 
         </p>
         {withChart ? <p className="feed-campaign__top">{top ? t("feed.campaigns.topResponse", { response: top.response, percent: top.percent }) : t("feed.campaigns.noReplies")}</p> : null}
         <p className="feed-item__meta">
-          <TimeLeft closeDate={item.status === "ENDED" || failed ? undefined : item.closeDate} />
+          <TimeLeft closeDate={ended || failed ? undefined : item.closeDate} />
         </p>
       </div>
       {withChart && top && received > 0 ? <Doughnut top={top.total} rest={top.rest} /> : null}

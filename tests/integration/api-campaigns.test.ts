@@ -120,7 +120,8 @@ describe.each(DIALECTS)("/api/campaigns (%s)", (dialect) => {
   it("creates each of the five types and reads each back with its results", async () => {
     const a = await caller(t.app);
     const ids: Record<string, number> = {};
-    for (const [type, body] of Object.entries(bodies("A"))) {
+    const sent = bodies("A");
+    for (const [type, body] of Object.entries(sent)) {
       const res = await send("/api/campaigns", "POST", a, body);
       const made = await ok(res, 201);
       expect(res.headers.get("location")).toBe(`/api/campaigns/${made.id}`);
@@ -146,7 +147,7 @@ describe.each(DIALECTS)("/api/campaigns (%s)", (dialect) => {
     expect(poll.status).toBe("SCHEDULED");
     expect(poll.contactGroupId).toBe(-1);
     expect(poll.settings.responseOptions).toEqual(["Yes", "No", "Mornings only"]);
-    expect(poll.issueDate).toBe(bodies("A").POLL.issueDate);
+    expect(poll.issueDate).toBe(sent.POLL.issueDate);
     expect(poll.topResponse).toBeNull();
 
     const rsvp = await ok(await get(`/api/campaigns/${ids.INVITATION}`, a));

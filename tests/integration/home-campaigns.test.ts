@@ -79,12 +79,13 @@ describe.each(DIALECTS)("home campaign panels and stats (%s)", (dialect) => {
     const drawAt = inDays(2);
     await created(client, { type: "PICKWINNERS", name: "Hamper draw", contactGroupId: -1, numberWinnersToPick: 1, closeDate: drawAt });
 
-    // Nothing sent yet: the poll says it is sending; the question says when.
-    let home = await client.get("/");
+    // The question is not sent yet: it says when it will be. The poll, issued now, is on its way to everyone.
+    const home = await client.get("/");
     expect(home.status).toBe(200);
     let html = await home.text();
-    expect(panelText(html, "Sunday opening")).toContain("Sending");
-    expect(panelText(html, "Sunday opening")).not.toContain("replied");
+    expect(panelText(html, "Sunday opening")).toContain("Sent to 4 members");
+    expect(panelText(html, "Sunday opening")).toContain("No replies yet");
+    expect(panelText(html, "Cake of the week")).not.toContain("replied");
     expect(panelText(html, "Cake of the week")).toContain(`Sending on ${formatLongDate(questionAt)}`);
     expect(panelText(html, "Hamper draw")).toContain("Awaiting draw");
     expect(panelText(html, "Hamper draw")).toContain(`Draw on ${formatLongDate(drawAt)}`);
@@ -123,5 +124,12 @@ describe.each(DIALECTS)("home campaign panels and stats (%s)", (dialect) => {
     const ended = panelText(html, "Sunday opening");
     expect(ended).toContain("Closed");
     expect(ended).toContain("Top response: No (67%)");
+
+    // A campaign that could not run shows its reason, translated, and nothing about sending.
+    await t.app.db.updateTable("campaigns").set({ status: "FAILED", error_code: "SURVEYERROR_OUTOFCREDIT_FAILURE" }).where("business_id", "=", account.businessId).where("name", "=", "Cake of the week").execute();
+    html = await (await client.get("/")).text();
+    const failed = panelText(html, "Cake of the week");
+    expect(failed).toContain("Failed: You ran out of credit.");
+    expect(failed).not.toContain("Sending");
   });
 });
