@@ -4,7 +4,7 @@
 // page visited.
 import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO, dbPath, expectAccessible, login, simMessages } from "./support";
+import { DEMO, dbPath, expectAccessible, login, screenshots, simMessages } from "./support";
 
 function withDb<T>(fn: (db: Database.Database) => T): T {
   const db = new Database(dbPath());
@@ -130,6 +130,8 @@ test.describe("campaigns", () => {
     if (javaScriptEnabled) await expect(panel.locator(".feed-chart svg")).toHaveCount(1);
     else await expect(panel.locator(".feed-chart svg")).toHaveCount(0);
     await expectAccessible(page, testInfo);
+    await panel.scrollIntoViewIfNeeded();
+    await screenshots(page, "home-campaign-panel", testInfo);
 
     // 5. The results page, where it exists.
     const results = await page.request.get(`/viewcampaign?id=${poll.id}`);
