@@ -85,6 +85,10 @@ export default [
     route("support/messages", "routes/api/support.messages.ts"),
     route("application/monitor", "routes/api/application.monitor.ts"),
     route("track", "routes/api/track.ts"),
+    // campaigns
+    route("campaigns", "routes/api/campaigns.ts"),
+    route("campaigns/:id", "routes/api/campaigns.$id.ts"),
+    route("campaigns/:id/end", "routes/api/campaigns.$id.end.ts"),
     route("*", "routes/api/not-found.ts"), // "api/*": JSON 404 for unknown /api/ paths, ahead of the page catch-all
   ]),
   // --- provider webhooks (Twilio) ---
