@@ -49,9 +49,10 @@ export function timeLeft(until: string | null, now: Date): { count: number; unit
   return { count: seconds, unit: "seconds" };
 }
 
-export function TimeLeft({ until, now }: { until: string | null; now: Date }) {
+/** "7 days left"; `short`, "7 days" (under a "Time left" label). */
+export function TimeLeft({ until, now, short = false }: { until: string | null; now: Date; short?: boolean }) {
   const { t } = useTranslation();
   const left = timeLeft(until, now);
   if (!left) return null;
-  return <>{t(`campaigns.timeLeft.${left.unit}`, { count: left.count })}</>;
+  return <>{t(`campaigns.${short ? "duration" : "timeLeft"}.${left.unit}`, { count: left.count })}</>;
 }

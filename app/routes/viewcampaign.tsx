@@ -240,7 +240,7 @@ export default function ViewCampaign() {
     facts.push({ label: t("campaigns.view.yesterday"), value: fmt(d.totals.yesterday) });
     facts.push({ label: t("campaigns.view.month"), value: fmt(d.totals.month) });
   }
-  if (running && c.closeDate) facts.push({ label: t(c.type === "PICKWINNERS" ? "campaigns.view.untilDraw" : "campaigns.view.timeLeft"), value: <TimeLeft until={c.closeDate} now={now} /> });
+  if (running && c.closeDate) facts.push({ label: t(c.type === "PICKWINNERS" ? "campaigns.view.untilDraw" : "campaigns.view.timeLeft"), value: <TimeLeft until={c.closeDate} now={now} short /> });
   const error = actionData && "error" in actionData ? actionData : null;
   const exportable = EXPORTABLE.has(c.type);
 
