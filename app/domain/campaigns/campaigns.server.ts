@@ -93,6 +93,8 @@ export interface CampaignResults {
     today: number;
     last21Days: number;
   };
+  /** Date-driven types: sends planned for the rest of this UK month (the credits they will need) and the next one. */
+  upcoming?: { thisMonth: number; nextAt: string | null };
   /** Top response's share of replies, a whole number (poll and invitation). */
   topResponse: ResponseTotal & { percent: number } | null;
 }
@@ -376,7 +378,7 @@ export async function deleteCampaign(deps: CampaignDeps, args: { businessId: num
 }
 
 async function sentCount(db: Db, c: LoadedCampaign): Promise<number> {
-  if (c.type === "BOUNCEBACK" || c.type === "PICKWINNERS") {
+  if (c.kind === "ONGOING" || c.type === "PICKWINNERS") {
     const r = await db.selectFrom("messages").select((eb) => eb.fn.sum<number>("recipients").as("n")).where("campaign_id", "=", c.id).executeTakeFirst();
     return Number(r?.n ?? 0);
   }
@@ -493,7 +495,8 @@ async function replyRows(db: Db, c: LoadedCampaign, limit: number): Promise<{ ro
     .limit(limit)
     .execute();
   const optionLabel = (answer: string | null): string | null => {
-    if (!answer || answer === "REPLY" || answer === "KEYWORD" || answer === "ENTRY") return null;
+    if (!answer || answer === "REPLY" || answer === "KEYWORD" || answer === "ENTRY" || answer === "COMMENT" || answer === "CHECKIN") return null;
+    if (c.type === "CUSTOMEREXP") return `${answer}/10`;
     if (c.type === "POLL") return labels[Number(answer) - 1] ?? null;
     if (c.type === "INVITATION") return answer === "ACCEPT" ? labels[0] : answer === "DECLINE" ? labels[1] : answer;
     return answer;
@@ -587,6 +590,7 @@ export async function campaignResults(db: Database, businessId: number, campaign
       doorList: await doorList(db, c),
     };
   }
+  if (isDated(c)) out.upcoming = await upcomingSends(db, c, now);
   if (c.type === "CUSTOMEREXP") out.nps = await npsFigures(db, c, now);
   if (c.type === "CHECKIN") out.checkin = await checkinFigures(db, c, now);
   if (c.type === "PICKWINNERS") {
@@ -608,6 +612,18 @@ export async function campaignResults(db: Database, businessId: number, campaign
     };
   }
   return out;
+}
+
+/** Planned member sends from now to the end of this UK month, and the next one. */
+export async function upcomingSends(db: Db, c: LoadedCampaign, now: Date): Promise<{ thisMonth: number; nextAt: string | null }> {
+  const w = wallClock(now);
+  const monthEnd = wallClockToUtc(w.month === 12 ? w.year + 1 : w.year, w.month === 12 ? 1 : w.month + 1, 1, 0).toISOString();
+  const base = db.selectFrom("campaign_fires").where("campaign_id", "=", c.id).where("member_id", "!=", 0).where("status", "=", "DUE");
+  const [count, next] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as("n")).where("fire_at", "<", monthEnd).executeTakeFirstOrThrow(),
+    base.select("fire_at").orderBy("fire_at").limit(1).executeTakeFirst(),
+  ]);
+  return { thisMonth: Number(count.n), nextAt: next?.fire_at ?? null };
 }
 
 /** This month's and last month's scores (UK calendar months). */
@@ -723,8 +739,9 @@ export async function memberCampaignInteractions(db: Database, businessId: numbe
 /** Per campaign, the members its texts went to (the issue's recipients; every reply for an auto responder or a draw). */
 async function sentCounts(db: Db, cs: readonly LoadedCampaign[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  const issued = cs.filter((c) => c.type !== "BOUNCEBACK" && c.type !== "PICKWINNERS").map((c) => c.id);
-  const all = cs.filter((c) => c.type === "BOUNCEBACK" || c.type === "PICKWINNERS").map((c) => c.id);
+  const everyText = (c: LoadedCampaign) => c.kind === "ONGOING" || c.type === "PICKWINNERS";
+  const issued = cs.filter((c) => !everyText(c)).map((c) => c.id);
+  const all = cs.filter(everyText).map((c) => c.id);
   if (issued.length) {
     const rows = await db
       .selectFrom("campaign_fires as f")
