@@ -8,7 +8,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { setToast } from "remix-toast/middleware";
 import { campaignFormSchema, isoToFormDateTime } from "~/components/campaign-form-schema";
 import { createCampaign, getCampaign, updateCampaign } from "~/domain/campaigns/campaigns.server";
-import { TYPE_PATHS, type CampaignTypeName, type CampaignView } from "~/domain/campaigns/model";
+import { TYPE_KINDS, TYPE_PATHS, type CampaignTypeName, type CampaignView } from "~/domain/campaigns/model";
 import { listGroupChoices } from "~/domain/group-messages/groups.server";
 import { customMergeTags } from "~/domain/messaging/merge-tags.server";
 import { listAttributes } from "~/domain/members/attributes.server";
@@ -41,8 +41,9 @@ function formDefaults(type: CampaignTypeName, campaign: CampaignView | null, now
       issueMode: "NOW",
       issueDate: later.date,
       issueTime: later.time,
-      closeDate: type === "BOUNCEBACK" ? "" : week.date,
-      closeTime: type === "BOUNCEBACK" ? "" : "18:00",
+      // An ongoing campaign runs until it is ended; a one-time one closes (or draws) a week from now.
+      closeDate: TYPE_KINDS[type] === "ONGOING" ? "" : week.date,
+      closeTime: TYPE_KINDS[type] === "ONGOING" ? "" : "18:00",
       contactGroupId: "-1",
       responseOptions: type === "INVITATION" ? ["YES", "NO"] : [],
       entrySource: "GROUP",
