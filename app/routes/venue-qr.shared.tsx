@@ -1,71 +1,12 @@
-// The printable QR page and its downloads, shared by the check-in (/checkinqrcode) and customer experience
-// (/customerexpqrcode) screens: an A4 poster or a table card (?size=card), the QR code that opens a text with the
-// keyword to the business number, the keyword and number written out beside it, and SVG and PNG downloads.
-// Another business's campaign, or a campaign of the other type, is a 404.
+// The printable QR page shared by the check-in (/checkinqrcode) and customer experience (/customerexpqrcode)
+// screens: an A4 poster or a table card (?size=card), the QR code that opens a text with the keyword to the business
+// number, the keyword and number written out beside it, and links to the SVG and PNG downloads.
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { useHasScreen } from "~/components/app-shell";
 import { PageHeader } from "~/components/ui";
-import { can } from "~/domain/accounts/permissions";
-import { campaignQr, campaignQrPng, campaignQrSvg, type QrCampaignType } from "~/domain/campaigns/qr.server";
-import { requireUser } from "~/lib/auth.server";
-import { getDeps } from "~/lib/context.server";
-import { formatUkNumber } from "~/lib/phone";
-
-type Ctx = Parameters<typeof requireUser>[0];
-
-/** ?id=N as a campaign id, or a 404. */
-function campaignIdFrom(request: Request): number {
-  const raw = new URL(request.url).searchParams.get("id") ?? "";
-  const id = Number(raw);
-  if (!/^[0-9]{1,15}$/.test(raw) || !Number.isSafeInteger(id) || id <= 0) throw data(null, { status: 404 });
-  return id;
-}
-
-export async function qrPageLoader(request: Request, context: Ctx, type: QrCampaignType) {
-  const user = requireUser(context);
-  const { db } = getDeps(context);
-  const id = campaignIdFrom(request);
-  const qr = await campaignQr(db, user.businessId, id, type);
-  if (!qr) throw data(null, { status: 404 });
-  const size = new URL(request.url).searchParams.get("size") === "card" ? ("card" as const) : ("poster" as const);
-  return {
-    type,
-    size,
-    id: qr.campaignId,
-    campaignName: qr.campaignName,
-    businessName: qr.businessName,
-    keyword: qr.keyword,
-    number: qr.phoneNumber ? formatUkNumber(qr.phoneNumber) : null,
-    sms: qr.sms,
-    svg: qr.sms ? await campaignQrSvg(qr.sms) : null,
-  };
-}
-
-/** The SVG or PNG download (a resource route: it checks the permission itself, no layout runs before it). */
-export async function qrDownload(request: Request, context: Ctx, type: QrCampaignType): Promise<Response> {
-  const user = requireUser(context);
-  if (!can(user, "campaigns:manage")) throw data(null, { status: 403 });
-  const { db } = getDeps(context);
-  const id = campaignIdFrom(request);
-  const qr = await campaignQr(db, user.businessId, id, type);
-  if (!qr || !qr.sms) throw data(null, { status: 404 });
-  const format = new URL(request.url).searchParams.get("format");
-  const base = `${type === "CHECKIN" ? "check-in" : "survey"}-${qr.keyword.toLowerCase().replace(/[^a-z0-9]+/g, "-")}-qr`;
-  const common = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
-  if (format === "png") {
-    const png = await campaignQrPng(qr.sms);
-    return new Response(new Uint8Array(png), { headers: { ...common, "Content-Type": "image/png", "Content-Disposition": `attachment; filename="${base}.png"` } });
-  }
-  if (format === "svg") {
-    const svg = await campaignQrSvg(qr.sms);
-    return new Response(svg, { headers: { ...common, "Content-Type": "image/svg+xml; charset=utf-8", "Content-Disposition": `attachment; filename="${base}.svg"` } });
-  }
-  throw data(null, { status: 404 });
-}
-
-export type QrPageData = Awaited<ReturnType<typeof qrPageLoader>>;
+import type { QrPageData } from "./venue-qr.server";
 
 /** A Print button, drawn only once JavaScript runs (without it the hint says to use the browser's Print). */
 function PrintButton({ label }: { label: string }) {
