@@ -48,6 +48,11 @@ export default [
     route("quickpoll", "routes/quickpoll.tsx"),
     route("invitation", "routes/invitation.tsx"),
     route("pickwinners", "routes/pickwinners.tsx"),
+    route("birthday", "routes/birthday.tsx"),
+    route("reminder", "routes/reminder.tsx"),
+    route("postregistration", "routes/postregistration.tsx"),
+    route("customerexp", "routes/customerexp.tsx"),
+    route("checkin", "routes/checkin.tsx"),
     route("viewcampaign", "routes/viewcampaign.tsx"),
     route("viewcampaign/export", "routes/viewcampaign.export.ts"),
     // --- venue: campaign QR codes and the check-in export ---
@@ -96,6 +101,10 @@ export default [
     route("support/messages", "routes/api/support.messages.ts"),
     route("application/monitor", "routes/api/application.monitor.ts"),
     route("track", "routes/api/track.ts"),
+    // campaigns
+    route("campaigns", "routes/api/campaigns.ts"),
+    route("campaigns/:id", "routes/api/campaigns.$id.ts"),
+    route("campaigns/:id/end", "routes/api/campaigns.$id.end.ts"),
     route("*", "routes/api/not-found.ts"), // "api/*": JSON 404 for unknown /api/ paths, ahead of the page catch-all
   ]),
   // --- provider webhooks (Twilio) ---

@@ -48,6 +48,13 @@ function formDefaults(type: CampaignTypeName, campaign: CampaignView | null, now
       entrySource: "GROUP",
       numberWinnersToPick: "1",
       excludeWinnersDays: "0",
+      ...(type === "CUSTOMEREXP" ? { contactGroupId: "0" } : {}),
+      sendTime: "10:00",
+      dateAttribute: "appointment",
+      daysBefore: "1",
+      duration: "1",
+      durationUnit: "DAYS",
+      includeJoinedWithinDays: "0",
     };
   }
   const s = campaign.settings ?? {};
@@ -60,7 +67,7 @@ function formDefaults(type: CampaignTypeName, campaign: CampaignView | null, now
     keyword: campaign.keyword ?? "",
     messageText: campaign.messageText ?? "",
     thankYouText: campaign.thankYouText ?? "",
-    contactGroupId: campaign.contactGroupId === null ? "-1" : String(campaign.contactGroupId),
+    contactGroupId: campaign.contactGroupId === null ? (type === "CUSTOMEREXP" ? "0" : "-1") : String(campaign.contactGroupId),
     issueMode: future ? "LATER" : "NOW",
     issueDate: issue.date,
     issueTime: issue.time,
@@ -79,6 +86,20 @@ function formDefaults(type: CampaignTypeName, campaign: CampaignView | null, now
     entrySource: s.entrySource === "KEYWORD" ? "KEYWORD" : "GROUP",
     numberWinnersToPick: num(s.numberWinnersToPick) || "1",
     excludeWinnersDays: num(s.excludeWinnersDays) || "0",
+    sendTime: str(s.sendTime) || "10:00",
+    dateAttribute: str(s.dateAttribute) || "appointment",
+    daysBefore: num(s.daysBefore) || "1",
+    duration: num(s.duration) || "1",
+    durationUnit: str(s.durationUnit) || "DAYS",
+    includeJoinedWithinDays: num(s.includeJoinedWithinDays) || "0",
+    autoCheckoutHours: num(s.autoCheckoutHours),
+    introText: str(s.introText),
+    scoreQuestionText: str(s.scoreQuestionText),
+    detractorQuestionText: str(s.detractorQuestionText),
+    promoterQuestionText: str(s.promoterQuestionText),
+    detractorThankYouText: str(s.detractorThankYouText),
+    promoterThankYouText: str(s.promoterThankYouText),
+    reviewLink: str(s.reviewLink),
   };
 }
 
@@ -93,14 +114,19 @@ export async function campaignEditorLoader({ request, context }: LoaderFunctionA
   const [groups, customTags, attributes] = await Promise.all([
     type === "BOUNCEBACK" ? Promise.resolve([]) : listGroupChoices(db, user.businessId),
     customMergeTags(db, user.businessId),
-    type === "ONEQUESTION" ? listAttributes(db, user.businessId) : Promise.resolve([]),
+    type === "ONEQUESTION" || type === "REMINDER" ? listAttributes(db, user.businessId) : Promise.resolve([]),
   ]);
   return {
     type,
     campaign: campaign ? { id: campaign.id, name: campaign.name, editable: campaign.editable, status: campaign.status } : null,
     groups,
     customTags,
-    attributes: attributes.filter((a) => ANSWER_ATTRIBUTE_TYPES.has(a.type)).map((a) => ({ key: a.key, name: a.name })),
+    attributes: type === "ONEQUESTION" ? attributes.filter((a) => ANSWER_ATTRIBUTE_TYPES.has(a.type)).map((a) => ({ key: a.key, name: a.name })) : [],
+    // A reminder follows the appointment or a date attribute of the business's own.
+    dateAttributes: [
+      { key: "appointment", name: "appointment" },
+      ...attributes.filter((a) => a.type === "DATE" && a.key !== "appointment" && a.key !== "memberLastUpdated").map((a) => ({ key: a.key, name: a.name })),
+    ],
     defaults: formDefaults(type, campaign, now()),
     idempotencyKey: randomUUID(),
   };

@@ -12,6 +12,7 @@ import { createCampaign, endCampaign } from "~/domain/campaigns/campaigns.server
 import { runDueFires } from "~/domain/campaigns/engine.server";
 import { birthdayIn } from "~/domain/campaigns/types/birthday";
 import { updateMember } from "~/domain/members/community.server";
+import { addGroupMembers, createGroup, removeGroupMembers } from "~/domain/groups/groups.server";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -176,5 +177,18 @@ describe.each(DIALECTS)("date-driven campaigns (%s)", (dialect) => {
     expect(campaignInput.safeParse({ type: "POSTREGISTRATION", name: "P", messageText: "x", duration: 101 }).success).toBe(false);
     const unknown = await createCampaign(deps(), { businessId: a.businessId, userId: a.id, input: parse({ type: "REMINDER", name: "R", messageText: "x", dateAttribute: "nosuch", daysBefore: 1 }) }).catch((e: unknown) => e);
     expect([(unknown as AppError).code, (unknown as AppError).field]).toEqual(["BR025", "dateAttribute"]);
+  });
+
+  it("plans a member's greeting when they join the campaign's group and cancels it when they leave", async () => {
+    const a = await setup(["06-01", "06-02"]);
+    const g = await createGroup(t.db, a.businessId, { name: "VIPs", type: "LIST" }, clock.now());
+    await addGroupMembers(t.db, a.businessId, g, [a.members[0].id], clock.now());
+    const c = await createCampaign(deps(), { businessId: a.businessId, userId: a.id, input: parse({ type: "BIRTHDAYGREETING", name: "VIP birthdays", messageText: "Happy birthday!", contactGroupId: g }) });
+    const due = async () => (await t.db.selectFrom("campaign_fires").select("member_id").where("campaign_id", "=", c.id).where("member_id", "!=", 0).where("status", "=", "DUE").orderBy("member_id").execute()).map((f) => f.member_id);
+    expect(await due()).toEqual([a.members[0].id]);
+    await addGroupMembers(t.db, a.businessId, g, [a.members[1].id], clock.now());
+    expect(await due()).toEqual([a.members[0].id, a.members[1].id]);
+    await removeGroupMembers(t.db, a.businessId, g, [a.members[0].id], clock.now());
+    expect(await due()).toEqual([a.members[1].id]);
   });
 });

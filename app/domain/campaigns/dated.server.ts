@@ -106,11 +106,23 @@ export async function planAllMembers(trx: Db, c: LoadedCampaign, now: Date): Pro
   return planned;
 }
 
+/** The business's running date-driven campaigns, read once per transaction (a bulk change touches many members). */
+const runningByTransaction = new WeakMap<object, Map<number, LoadedCampaign[]>>();
+
+async function runningDated(trx: Db, businessId: number): Promise<LoadedCampaign[]> {
+  const cache = trx.isTransaction ? (runningByTransaction.get(trx) ?? new Map<number, LoadedCampaign[]>()) : null;
+  if (cache && trx.isTransaction) runningByTransaction.set(trx, cache);
+  const hit = cache?.get(businessId);
+  if (hit) return hit;
+  const rows = await trx.selectFrom("campaigns").selectAll().where("business_id", "=", businessId).where("status", "=", "ONGOING").execute();
+  const found = rows.map(loaded).filter(isDated);
+  cache?.set(businessId, found);
+  return found;
+}
+
 /** Plans one member again for every running date-driven campaign of their business. */
 export async function replanMember(trx: Db, businessId: number, memberId: number, now: Date): Promise<void> {
-  const rows = await trx.selectFrom("campaigns").selectAll().where("business_id", "=", businessId).where("status", "=", "ONGOING").execute();
-  for (const row of rows) {
-    const c = loaded(row);
+  for (const c of await runningDated(trx, businessId)) {
     const type = campaignType(c.type);
     if (!type.planMember) continue;
     const [m] = await memberPage(trx, c, await dateAttributeId(trx, c), 0, 1, memberId);
