@@ -95,9 +95,10 @@ export default function CheckinExport({ loaderData: d }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
   const actionData = useActionData<typeof action>();
   const hasScreen = useHasScreen();
+  // The campaign's own page comes with the campaigns list.
   const back = hasScreen("/campaigns") ? (
     <p>
-      <Link to="/campaigns">{t("venue.export.back")}</Link>
+      <Link to={d.unsupported ? "/campaigns" : `/viewcampaign?id=${d.id}`}>{t(d.unsupported ? "venue.export.backList" : "venue.export.back")}</Link>
     </p>
   ) : null;
   if (d.unsupported) {

@@ -87,7 +87,7 @@ export function QrPage({ d }: { d: QrPageData }) {
         ) : null}
         {hasScreen("/campaigns") ? (
           <p>
-            <Link to="/campaigns">{t("venue.qr.back")}</Link>
+            <Link to={`/viewcampaign?id=${d.id}`}>{t("venue.qr.back")}</Link>
           </p>
         ) : null}
       </div>
