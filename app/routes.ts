@@ -55,6 +55,12 @@ export default [
     route("checkin", "routes/checkin.tsx"),
     route("viewcampaign", "routes/viewcampaign.tsx"),
     route("viewcampaign/export", "routes/viewcampaign.export.ts"),
+    // --- venue: campaign QR codes and the check-in export ---
+    route("checkinqrcode", "routes/checkinqrcode.tsx"),
+    route("checkinqrcode/download", "routes/checkinqrcode.download.ts"),
+    route("customerexpqrcode", "routes/customerexpqrcode.tsx"),
+    route("customerexpqrcode/download", "routes/customerexpqrcode.download.ts"),
+    route("checkinexport", "routes/checkinexport.tsx"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
@@ -70,7 +76,12 @@ export default [
     route("signup-form/:referralCode", "routes/signup-form.$referralCode.tsx"),
     route("forgotten-login", "routes/forgotten-login.tsx"),
     route("forgotten-login/verify", "routes/forgotten-login.verify.tsx"),
+    // --- venue: a visitor's check-out link and a shared export file ---
+    route("checkout/:ref", "routes/checkout.$ref.tsx"),
+    route("checkinshare/:fileRef", "routes/checkinshare.$fileRef.tsx"),
   ]),
+  // --- venue: a shared export file's CSV (public, behind its unguessable reference) ---
+  route("checkinshare/:fileRef/download", "routes/checkinshare.$fileRef.download.ts"),
   route("logout", "routes/logout.tsx"),
   route("invalid", "routes/invalid.tsx"),
   route("locales/:lng", "routes/locales.ts"),

@@ -205,7 +205,7 @@ export interface NumberPaceTable {
   tat_ms: number | string;
 }
 
-export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables {
+export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables {
   businesses: BusinessesTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -573,3 +573,25 @@ export interface CampaignTables {
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;
+
+// --- Export files (built in the background, shared by an unguessable link) ---
+
+export type ExportFileStatus = "PENDING" | "CREATING" | "AVAILABLE" | "FAILED";
+
+export interface ExportFilesTable {
+  id: Generated<number>;
+  business_id: number;
+  campaign_id: number;
+  file_ref: string;
+  status: ExportFileStatus;
+  rows: number | null;
+  content: string | null;
+  error: string | null;
+  claimed_at: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface ExportFileTables {
+  export_files: ExportFilesTable;
+}

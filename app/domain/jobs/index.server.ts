@@ -3,6 +3,7 @@
 import type { Database } from "#db/index";
 import type { WorkerRound } from "./round";
 import { runDueFires } from "~/domain/campaigns/engine.server";
+import { runExportFiles } from "~/domain/exports/exports.server";
 
 export type { WorkerRound } from "./round";
 
@@ -21,5 +22,7 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
   return [
     // Campaign steps that have come due: issues, closes, draws, reminders.
     { name: "campaign-fires", run: () => runDueFires(deps) },
+    // Export files asked for on the export pages are made; files older than 14 days are deleted.
+    { name: "export-files", run: () => runExportFiles(deps) },
   ];
 }
