@@ -160,12 +160,16 @@ export interface AdminAccessTokensTable {
 export interface CreditLedgerTable {
   id: Generated<number>;
   business_id: number;
-  kind: "CHARGE" | "REFUND";
+  kind: "GRANT" | "CHARGE" | "REFUND";
   pool: "TRIAL" | "ALLOWANCE";
   credits: number;
   reason: string;
   reference: string | null;
   created_at: string;
+  /** Set on a grant: the same grant is never recorded twice. */
+  grant_key: Generated<string | null>;
+  /** On an ALLOWANCE row: the allowance period (the business's allowance_period_start) it counts in. */
+  period: Generated<string | null>;
 }
 
 export interface InboundMessagesTable {
@@ -205,7 +209,7 @@ export interface NumberPaceTable {
   tat_ms: number | string;
 }
 
-export interface DB extends PipelineTables, GroupTables, AttributeTables {
+export interface DB extends PipelineTables, GroupTables, AttributeTables, BillingTables {
   businesses: BusinessesTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -459,3 +463,75 @@ export interface AttributeTables {
 }
 
 export type Attribute = Selectable<AttributesTable>;
+
+// ---- Billing (subscriptions, payments, the payment simulator) ----
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  business_id: number;
+  plan_id: string;
+  allowance: number;
+  price_pence: number;
+  status: "ACTIVE" | "PAYMENT_FAILED";
+  period_start: string;
+  period_end: string;
+  next_plan_id: string | null;
+  discount_percent: Generated<number>;
+  discount_ends_at: string | null;
+  payment_method: string | null;
+  card_label: string | null;
+  failed_at: string | null;
+  retry_at: string | null;
+  renewing_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type PaymentKind = "ACTIVATE" | "RENEWAL" | "INCREASE" | "MONTH_INCREASE";
+export type PaymentStatus = "PENDING" | "REQUIRES_ACTION" | "PAID" | "FAILED";
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  business_id: number;
+  kind: PaymentKind;
+  status: PaymentStatus;
+  idempotency_key: string;
+  description: string;
+  plan_id: string;
+  allowance: number;
+  net_pence: number;
+  company_discount_pence: Generated<number>;
+  referral_discount_pence: Generated<number>;
+  credit_pence: Generated<number>;
+  vat_pence: number;
+  total_pence: number;
+  period_start: string;
+  period_end: string;
+  provider_ref: string | null;
+  action_url: string | null;
+  failure_code: string | null;
+  invoice_number: number | null;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface SimPaymentsTable {
+  id: Generated<number>;
+  business_id: number | null;
+  reference: string;
+  idempotency_key: string;
+  card: string;
+  amount_pence: number;
+  description: string;
+  status: "SUCCEEDED" | "DECLINED" | "REQUIRES_ACTION" | "ABANDONED";
+  created_at: string;
+}
+
+export interface BillingTables {
+  subscriptions: SubscriptionsTable;
+  payments: PaymentsTable;
+  sim_payments: SimPaymentsTable;
+}
+
+export type Subscription = Selectable<SubscriptionsTable>;
+export type Payment = Selectable<PaymentsTable>;
