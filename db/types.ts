@@ -27,6 +27,8 @@ export interface BusinessesTable {
   /** Quiet hours in UK local time, "HH:MM" (group and campaign texts wait for the end). */
   quiet_start: Generated<string>;
   quiet_end: Generated<string>;
+  /** After a failed renewal: sending stops at this moment unless the payment succeeds first. */
+  payment_grace_ends_at: Generated<string | null>;
 }
 
 export interface UsersTable {
@@ -498,6 +500,7 @@ export interface PaymentsTable {
   idempotency_key: string;
   description: string;
   plan_id: string;
+  plan_price_pence: number;
   allowance: number;
   net_pence: number;
   company_discount_pence: Generated<number>;

@@ -31,6 +31,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       'allowance:' || CAST(b.id AS TEXT) || ':' || b.allowance_period_start, b.allowance_period_start
     FROM businesses b WHERE b.message_allowance > 0`.execute(db);
 
+  // After a failed renewal the account may keep sending until this moment (the grace period).
+  await db.schema.alterTable("businesses").addColumn("payment_grace_ends_at", "text").execute();
+
   // One row per business that has had a monthly plan.
   await withId(db, db.schema.createTable("subscriptions"))
     .addColumn("business_id", idType, (c) => c.notNull().unique().references("businesses.id").onDelete("cascade"))
@@ -61,6 +64,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("idempotency_key", "text", (c) => c.notNull().unique())
     .addColumn("description", "text", (c) => c.notNull())
     .addColumn("plan_id", "text", (c) => c.notNull())
+    .addColumn("plan_price_pence", "integer", (c) => c.notNull()) // the plan's full monthly price, excluding VAT
     .addColumn("allowance", "integer", (c) => c.notNull()) // the allowance (or extra credits) bought
     .addColumn("net_pence", "integer", (c) => c.notNull()) // before discounts, excluding VAT
     .addColumn("company_discount_pence", "integer", (c) => c.notNull().defaultTo(0))
@@ -95,6 +99,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   for (const t of ["sim_payments", "payments", "subscriptions"]) await db.schema.dropTable(t).ifExists().execute();
   await sql`DELETE FROM credit_ledger WHERE kind = 'GRANT'`.execute(db);
+  await db.schema.alterTable("businesses").dropColumn("payment_grace_ends_at").execute();
   await db.schema.dropIndex("credit_ledger_grant_key_idx").ifExists().execute();
   await db.schema.alterTable("credit_ledger").dropColumn("period").execute();
   await db.schema.alterTable("credit_ledger").dropColumn("grant_key").execute();

@@ -30,9 +30,16 @@ export interface LedgerEntry {
 
 /** Credits the business can still spend now: 0 once a trial has ended. */
 export async function creditsRemaining(db: Db, businessId: number, now: Date): Promise<number> {
-  const plan = planOf(await getBusiness(db, businessId), now);
+  const business = await getBusiness(db, businessId);
+  if (sendingStoppedForPayment(business, now)) return 0;
+  const plan = planOf(business, now);
   if (plan.kind === "trial" && plan.daysLeftOfTrial < 1) return 0;
   return plan.creditsRemaining;
+}
+
+/** True once the grace period after a failed renewal has passed without a payment. */
+export function sendingStoppedForPayment(business: { payment_grace_ends_at: string | null }, now: Date): boolean {
+  return business.payment_grace_ends_at !== null && business.payment_grace_ends_at <= now.toISOString();
 }
 
 /**
@@ -41,6 +48,7 @@ export async function creditsRemaining(db: Db, businessId: number, now: Date): P
  */
 export async function assertCredit(db: Db, businessId: number, creditsNeeded: number, now: Date): Promise<{ remaining: number }> {
   if (!Number.isInteger(creditsNeeded) || creditsNeeded < 0) throw new RangeError("creditsNeeded must be a whole number, 0 or more");
+  if (creditsNeeded > 0 && sendingStoppedForPayment(await getBusiness(db, businessId), now)) throw new AppError("BR033");
   const remaining = await creditsRemaining(db, businessId, now);
   if (creditsNeeded > remaining) throw new AppError("BR012", { needed: creditsNeeded, remaining });
   return { remaining };
@@ -78,6 +86,7 @@ async function record(trx: Db, businessId: number, kind: "GRANT" | "CHARGE" | "R
  */
 export async function charge(trx: Db, businessId: number, credits: number, entry: LedgerEntry = { reason: "send" }): Promise<boolean> {
   checkAmount(credits);
+  const at = (entry.now ?? new Date()).toISOString();
   return inTransaction(trx, async (t) => {
     const allowance = await t
       .updateTable("businesses")
@@ -85,6 +94,7 @@ export async function charge(trx: Db, businessId: number, credits: number, entry
       .where("id", "=", businessId)
       .where("message_allowance", ">", 0)
       .where((eb) => eb(eb("allowance_used", "+", credits), "<=", eb.ref("message_allowance")))
+      .where((eb) => eb.or([eb("payment_grace_ends_at", "is", null), eb("payment_grace_ends_at", ">", at)]))
       .returning("allowance_period_start")
       .executeTakeFirst();
     if (allowance) {
@@ -97,6 +107,7 @@ export async function charge(trx: Db, businessId: number, credits: number, entry
       .where("id", "=", businessId)
       .where("message_allowance", "<=", 0)
       .where("trial_credits", ">=", credits)
+      .where((eb) => eb.or([eb("payment_grace_ends_at", "is", null), eb("payment_grace_ends_at", ">", at)]))
       .executeTakeFirst();
     if (Number(trial.numUpdatedRows) === 1) {
       await record(t, businessId, "CHARGE", "TRIAL", credits, entry, null);

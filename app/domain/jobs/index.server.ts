@@ -1,6 +1,10 @@
 // Every background round the worker runs beside sending and inbound processing, in one list. A context that has
 // durable work of its own (campaign fires, emails, renewals, webhook deliveries, file clean-up) adds its round here.
 import type { Database } from "#db/index";
+import { DEFAULT_BILLING, type BillingSettings } from "~/domain/billing/money";
+import { renewDue } from "~/domain/billing/subscription.server";
+import { SimulatorPaymentProvider } from "~/providers/payments/simulator.server";
+import type { PaymentProvider } from "~/providers/payments/types";
 import type { WorkerRound } from "./round";
 
 export type { WorkerRound } from "./round";
@@ -12,10 +16,19 @@ export interface JobDeps {
   config: {
     messaging: { sendDelaySeconds: number; dmSendDelaySeconds?: number };
     publicUrl?: string;
+    /** Plans, VAT, grace period and retries (the built-in defaults when absent). */
+    billing?: BillingSettings;
   };
+  /** The payment provider (the payment simulator when absent). */
+  payments?: PaymentProvider;
 }
 
 /** The rounds, in the order a single `tick()` runs them. */
-export function workerRounds(_deps: JobDeps): WorkerRound[] {
-  return [];
+export function workerRounds(deps: JobDeps): WorkerRound[] {
+  const payments = deps.payments ?? new SimulatorPaymentProvider(deps.db, deps.now);
+  const billing = deps.config.billing ?? DEFAULT_BILLING;
+  return [
+    // Monthly renewals, and the retries of failed ones.
+    { name: "renewals", run: () => renewDue(deps.db, payments, billing, deps.now()) },
+  ];
 }
