@@ -40,6 +40,10 @@ export default [
     route("welcome/success", "routes/welcome.success.tsx"),
     route("welcome/incomplete", "routes/welcome.incomplete.tsx"),
     route("termsupdated", "routes/termsupdated.tsx"),
+    // billing: the plan, changing it, and the return from a bank's 3-D Secure page
+    route("subscription", "routes/subscription.tsx"),
+    route("subscription/confirm/:paymentId", "routes/subscription.confirm.$paymentId.tsx"),
+    route("changesubscription", "routes/changesubscription.tsx"), // Administrator only
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
@@ -81,6 +85,9 @@ export default [
   route("webhooks/twilio/sms", "routes/webhooks/twilio.sms.ts"),
   route("webhooks/twilio/status", "routes/webhooks/twilio.status.ts"),
   route("webhooks/*", "routes/webhooks/not-found.ts"), // plain 404 for unknown webhook paths
+  // --- payment simulator (billing) ---
+  route("paymentsimulator", "routes/paymentsimulator.tsx"),
+  route("paymentsimulator/authenticate/:reference", "routes/paymentsimulator.authenticate.$reference.tsx"),
   // --- simulator (add routes here) ---
   route("simulator", "routes/simulator.tsx"),
   route("simulator/api/phones/:e164/messages", "routes/simulator-api/phone-messages.ts"),

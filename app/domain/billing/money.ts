@@ -89,3 +89,8 @@ export function nextMonthly(anchor: Date, after: Date): Date {
 export function formatPounds(pence: number, locale: string): string {
   return new Intl.NumberFormat(locale === "fr" ? "fr-FR" : "en-GB", { style: "currency", currency: "GBP" }).format(pence / 100);
 }
+
+/** A day as people read it on a bill: 24 December 2026 (UK time). */
+export function formatBillingDate(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale === "fr" ? "fr-FR" : "en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "Europe/London" }).format(new Date(iso));
+}

@@ -236,15 +236,16 @@ export async function confirmPayment(db: Db, provider: PaymentProvider, business
 }
 
 function describe(kind: PaymentKind, plan: Plan): string {
-  // Stored in English on the invoice (an invoice is a fixed document); pages translate by kind.
+  // Stored in English on the invoice (an invoice is a fixed document).
+  const n = plan.allowance.toLocaleString("en-GB");
   switch (kind) {
     case "ACTIVATE":
     case "RENEWAL":
-      return `Monthly plan: ${plan.allowance} texts a month`;
+      return `Monthly plan: ${n} texts a month`;
     case "INCREASE":
-      return `Plan increased to ${plan.allowance} texts a month (rest of this month)`;
+      return `Plan increased to ${n} texts a month (rest of this month)`;
     case "MONTH_INCREASE":
-      return `Extra texts for this month, up to ${plan.allowance}`;
+      return `Extra texts for this month, up to ${n}`;
   }
 }
 
