@@ -44,6 +44,8 @@ export default [
     route("subscription", "routes/subscription.tsx"),
     route("subscription/confirm/:paymentId", "routes/subscription.confirm.$paymentId.tsx"),
     route("changesubscription", "routes/changesubscription.tsx"), // Administrator only
+    route("paymenthistory", "routes/paymenthistory.tsx"), // Administrator only
+    route("paymenthistory/:invoiceNumber/invoice.pdf", "routes/paymenthistory.invoice.ts"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),

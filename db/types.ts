@@ -29,6 +29,9 @@ export interface BusinessesTable {
   quiet_end: Generated<string>;
   /** After a failed renewal: sending stops at this moment unless the payment succeeds first. */
   payment_grace_ends_at: Generated<string | null>;
+  /** The invoices' customer address and VAT number (optional). */
+  billing_address: Generated<string | null>;
+  billing_vat_number: Generated<string | null>;
 }
 
 export interface UsersTable {
@@ -514,6 +517,9 @@ export interface PaymentsTable {
   action_url: string | null;
   failure_code: string | null;
   invoice_number: number | null;
+  customer_name: Generated<string | null>;
+  customer_address: Generated<string | null>;
+  customer_vat_number: Generated<string | null>;
   created_at: string;
   paid_at: string | null;
 }

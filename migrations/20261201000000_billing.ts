@@ -33,6 +33,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // After a failed renewal the account may keep sending until this moment (the grace period).
   await db.schema.alterTable("businesses").addColumn("payment_grace_ends_at", "text").execute();
+  // Who the invoices are made out to: the postal address and, if registered, the VAT number.
+  await db.schema.alterTable("businesses").addColumn("billing_address", "text").execute();
+  await db.schema.alterTable("businesses").addColumn("billing_vat_number", "text").execute();
 
   // One row per business that has had a monthly plan.
   await withId(db, db.schema.createTable("subscriptions"))
@@ -78,6 +81,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("action_url", "text")
     .addColumn("failure_code", "text")
     .addColumn("invoice_number", "integer", (c) => c.unique())
+    // The customer as the invoice names them, fixed when it is issued.
+    .addColumn("customer_name", "text")
+    .addColumn("customer_address", "text")
+    .addColumn("customer_vat_number", "text")
     .addColumn("created_at", "text", (c) => c.notNull())
     .addColumn("paid_at", "text")
     .execute();
@@ -100,6 +107,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const t of ["sim_payments", "payments", "subscriptions"]) await db.schema.dropTable(t).ifExists().execute();
   await sql`DELETE FROM credit_ledger WHERE kind = 'GRANT'`.execute(db);
   await db.schema.alterTable("businesses").dropColumn("payment_grace_ends_at").execute();
+  await db.schema.alterTable("businesses").dropColumn("billing_address").execute();
+  await db.schema.alterTable("businesses").dropColumn("billing_vat_number").execute();
   await db.schema.dropIndex("credit_ledger_grant_key_idx").ifExists().execute();
   await db.schema.alterTable("credit_ledger").dropColumn("period").execute();
   await db.schema.alterTable("credit_ledger").dropColumn("grant_key").execute();

@@ -68,6 +68,9 @@ const schema = z
       .string()
       .regex(/^\d{1,2}(,\d{1,2})*$/, "must be day numbers separated by commas, e.g. 1,3,5")
       .default("1,3,5"),
+    SUPPLIER_NAME: z.string().min(1).max(200).default("Textcircle Ltd"),
+    SUPPLIER_ADDRESS: z.string().min(1).max(500).default("1 Example Street|London|EC1A 1AA|United Kingdom"),
+    SUPPLIER_VAT_NUMBER: z.string().min(1).max(40).default("GB 123 4567 89"),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -126,7 +129,12 @@ export interface Config {
   monitor: { gaId: string; metaPixelId: string; rumScript: { accountId: string; applicationId: string; licenceKey: string; agentId: string } };
   appVersion: string;
   /** Plans, VAT, the grace period after a failed payment, and the payment provider. */
-  billing: BillingSettings & { provider: Env["PAYMENT_PROVIDER"]; simulatorServed: boolean };
+  billing: BillingSettings & {
+    provider: Env["PAYMENT_PROVIDER"];
+    simulatorServed: boolean;
+    /** Who issues the invoices: name, postal address lines and VAT registration number. */
+    supplier: { name: string; address: string[]; vatNumber: string };
+  };
 }
 
 export class ConfigError extends Error {}
@@ -185,6 +193,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       retryDays: e.BILLING_RETRY_DAYS.split(",").map(Number).sort((a, b) => a - b),
       // The payment simulator's pages are served where the SMS simulator's are (this machine only, by default).
       simulatorServed: e.PAYMENT_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
+      supplier: { name: e.SUPPLIER_NAME, address: e.SUPPLIER_ADDRESS.split("|").map((l) => l.trim()).filter(Boolean), vatNumber: e.SUPPLIER_VAT_NUMBER },
     },
   };
 }

@@ -72,40 +72,25 @@ export default function PaymentSimulator({ loaderData }: Route.ComponentProps) {
         {loaderData.payments.length === 0 ? (
           <EmptyState title={t("billing.sim.empty")} />
         ) : (
-          <div className="table-wrap" role="group" aria-labelledby="payments-title" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t("billing.sim.when")}</th>
-                  <th scope="col">{t("billing.sim.business")}</th>
-                  <th scope="col">{t("billing.sim.description")}</th>
-                  <th scope="col">{t("billing.sim.card")}</th>
-                  <th scope="col" className="num">{t("billing.sim.amount")}</th>
-                  <th scope="col">{t("billing.sim.status")}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaderData.payments.map((p) => (
-                  <tr key={p.id}>
-                    <td className="nowrap">{formatLongDate(p.createdAt, lng)}</td>
-                    <td>{p.business ?? "—"}</td>
-                    <td>{p.description}</td>
-                    <td className="nowrap">•••• {p.card}</td>
-                    <td className="num">{formatPounds(p.amountPence, lng)}</td>
-                    <td>
-                      <Badge tone={TONES[p.status]}>{t(`billing.sim.statuses.${p.status}`)}</Badge>
-                      {p.status === "REQUIRES_ACTION" ? (
-                        <>
-                          {" "}
-                          <a href={`/paymentsimulator/authenticate/${encodeURIComponent(p.reference)}`}>{t("billing.sim.open3ds")}</a>
-                        </>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ul className="payment-sim__list">
+            {loaderData.payments.map((p) => (
+              <li key={p.id} className="payment-sim__item">
+                <p className="payment-sim__head">
+                  <strong>{formatPounds(p.amountPence, lng)}</strong> <Badge tone={TONES[p.status]}>{t(`billing.sim.statuses.${p.status}`)}</Badge>
+                  {p.status === "REQUIRES_ACTION" ? (
+                    <>
+                      {" "}
+                      <a href={`/paymentsimulator/authenticate/${encodeURIComponent(p.reference)}`}>{t("billing.sim.open3ds")}</a>
+                    </>
+                  ) : null}
+                </p>
+                <p>{p.description}</p>
+                <p className="payment-sim__meta">
+                  {p.business ?? "—"} · {t("billing.sim.cardEnding", { card: p.card })} · {formatLongDate(p.createdAt, lng)}
+                </p>
+              </li>
+            ))}
+          </ul>
         )}
         <Pagination page={loaderData.page} pageCount={loaderData.pageCount} hrefFor={(p) => `/paymentsimulator?page=${p}`} />
       </Panel>

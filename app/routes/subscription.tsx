@@ -138,10 +138,13 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
         title={t("billing.subscription.title")}
         lead={view.status === "TRIAL" ? t("billing.subscription.leadTrial") : t("billing.subscription.leadMonthly")}
         actions={
-          view.status === "ACTIVE" && canChange ? (
-            <ButtonLink to="/changesubscription" variant="secondary">
-              {t("billing.subscription.change")}
-            </ButtonLink>
+          canChange && view.status !== "TRIAL" ? (
+            <>
+              {view.status === "ACTIVE" ? <ButtonLink to="/changesubscription">{t("billing.subscription.change")}</ButtonLink> : null}
+              <ButtonLink to="/paymenthistory" variant="secondary">
+                {t("billing.subscription.history")}
+              </ButtonLink>
+            </>
           ) : null
         }
       />

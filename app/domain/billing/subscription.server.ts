@@ -249,7 +249,10 @@ function describe(kind: PaymentKind, plan: Plan): string {
   }
 }
 
-type NewPayment = Omit<Payment, "id" | "status" | "referral_discount_pence" | "credit_pence" | "provider_ref" | "action_url" | "failure_code" | "invoice_number" | "paid_at">;
+type NewPayment = Omit<
+  Payment,
+  "id" | "status" | "referral_discount_pence" | "credit_pence" | "provider_ref" | "action_url" | "failure_code" | "invoice_number" | "paid_at" | "customer_name" | "customer_address" | "customer_vat_number"
+>;
 
 /** The payment row for this key: the one already open (a second click), or a new one. */
 async function openPayment(db: Db, values: NewPayment): Promise<Payment> {
@@ -353,9 +356,19 @@ export async function settle(db: Db, paymentId: number, result: ChargeResult, no
         } else {
           const last = await trx.selectFrom("payments").select((eb) => eb.fn.max("invoice_number").as("n")).executeTakeFirst();
           const invoiceNumber = Number(last?.n ?? 0) + 1;
+          const customer = await trx.selectFrom("businesses").select(["name", "billing_address", "billing_vat_number"]).where("id", "=", p.business_id).executeTakeFirstOrThrow();
           await trx
             .updateTable("payments")
-            .set({ status: "PAID", provider_ref: result.reference, action_url: null, invoice_number: invoiceNumber, paid_at: now.toISOString() })
+            .set({
+              status: "PAID",
+              provider_ref: result.reference,
+              action_url: null,
+              invoice_number: invoiceNumber,
+              paid_at: now.toISOString(),
+              customer_name: customer.name,
+              customer_address: customer.billing_address,
+              customer_vat_number: customer.billing_vat_number,
+            })
             .where("id", "=", paymentId)
             .execute();
           await applyPaid(trx, p, result, now);
