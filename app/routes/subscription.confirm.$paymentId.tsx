@@ -27,3 +27,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   }
   return redirect("/subscription");
 }
+
+// A page rather than a resource route, so that a team member who follows the link gets the FB001 page inside
+// the app's shell; the loader always redirects, so there is nothing of its own to draw.
+export default function ConfirmPayment() {
+  return null;
+}
