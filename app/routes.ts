@@ -81,6 +81,11 @@ export default [
     route("support/messages", "routes/api/support.messages.ts"),
     route("application/monitor", "routes/api/application.monitor.ts"),
     route("track", "routes/api/track.ts"),
+    // billing
+    route("subscription", "routes/api/subscription.ts"),
+    route("subscription/change", "routes/api/subscription.change.ts"),
+    route("payments", "routes/api/payments.ts"),
+    route("payments/:invoiceNumber/invoice.pdf", "routes/api/payments.invoice.ts"),
     route("*", "routes/api/not-found.ts"), // "api/*": JSON 404 for unknown /api/ paths, ahead of the page catch-all
   ]),
   // --- provider webhooks (Twilio) ---

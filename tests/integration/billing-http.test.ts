@@ -86,6 +86,41 @@ describe.each(DIALECTS)("billing screens (%s)", (dialect) => {
     expect(await t.app.db.selectFrom("payments").select("id").where("business_id", "=", account.businessId).execute()).toEqual([]);
   });
 
+  it("answers the billing API: the plan, the payments, an invoice PDF, and changes by the Administrator only", async () => {
+    const { account, client } = await owner();
+    const trial = (await (await client.get("/api/subscription")).json()) as Record<string, unknown>;
+    expect(trial).toMatchObject({ status: "TRIAL", plan: null, currency: "GBP", trial: { creditsRemaining: 50, ended: false } });
+    expect((await client.json("/api/subscription/change", "POST", { kind: "increase", plan: "s1000" })).status).toBe(400); // no plan yet (PY006)
+    await client.post("/subscription", { intent: "activate", plan: "s250", ...CARD });
+    const sub = (await (await client.get("/api/subscription")).json()) as Record<string, unknown>;
+    expect(sub).toMatchObject({ status: "ACTIVE", plan: { id: "s250", allowance: 250, pricePence: 1500 }, allowance: 250, used: 0, remaining: 250, discount: null });
+    expect(typeof sub.nextPaymentDate).toBe("string");
+
+    const team = await signedIn(t.app, (await createTeamUser(t.app.db, account.businessId)).id);
+    const refused = await team.json("/api/subscription/change", "POST", { kind: "increase", plan: "s1000" });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { responseCode: string }).responseCode).toBe("FB001");
+    expect((await team.get("/api/payments")).status).toBe(403);
+    expect((await team.get("/api/subscription")).status).toBe(200);
+
+    const bad = await client.json("/api/subscription/change", "POST", { kind: "sideways", plan: "s1000" });
+    expect(bad.status).toBe(400);
+    const lower = await client.json("/api/subscription/change", "POST", { kind: "lower", plan: "s1000" });
+    expect(((await lower.json()) as { responseCode: string }).responseCode).toBe("PY004");
+    const inc = await client.json("/api/subscription/change", "POST", { kind: "increase", plan: "s1000" });
+    expect(inc.status).toBe(200);
+    const { invoiceNumber } = (await inc.json()) as { invoiceNumber: string };
+    expect(invoiceNumber).toMatch(/^INV-\d{6}$/);
+
+    const list = (await (await client.get("/api/payments")).json()) as { payments: Array<{ invoiceNumber: string; totalPence: number; vatPence: number; amountExcludingVatPence: number }> };
+    expect(list.payments.map((p) => p.invoiceNumber)[0]).toBe(invoiceNumber);
+    expect(list.payments[1]).toMatchObject({ amountExcludingVatPence: 1500, vatPence: 300, totalPence: 1800 });
+    const pdf = await client.get(`/api/payments/${invoiceNumber}/invoice.pdf`);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    const stranger = (await owner()).client;
+    expect((await stranger.get(`/api/payments/${invoiceNumber}/invoice.pdf`)).status).toBe(404);
+  });
+
   it("serves the payment simulator with its test cards", async () => {
     const res = await t.app.client().get("/paymentsimulator");
     expect(res.status).toBe(200);
