@@ -95,6 +95,9 @@ export default [
   // --- payment simulator (billing) ---
   route("paymentsimulator", "routes/paymentsimulator.tsx"),
   route("paymentsimulator/authenticate/:reference", "routes/paymentsimulator.authenticate.$reference.tsx"),
+  // --- email outbox (the embedded email provider's page) ---
+  route("outbox", "routes/outbox.tsx"),
+  route("outbox/:emailId/attachments/:index", "routes/outbox.attachment.ts"),
   // --- simulator (add routes here) ---
   route("simulator", "routes/simulator.tsx"),
   route("simulator/api/phones/:e164/messages", "routes/simulator-api/phone-messages.ts"),

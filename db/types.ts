@@ -536,7 +536,28 @@ export interface SimPaymentsTable {
   created_at: string;
 }
 
+export interface EmailsTable {
+  id: Generated<number>;
+  business_id: number | null;
+  kind: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attachments: string | null;
+  status: "QUEUED" | "SENDING" | "SENT" | "FAILED";
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  provider: string | null;
+  provider_id: string | null;
+  error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export interface BillingTables {
+  emails: EmailsTable;
   subscriptions: SubscriptionsTable;
   payments: PaymentsTable;
   sim_payments: SimPaymentsTable;

@@ -71,6 +71,9 @@ const schema = z
     SUPPLIER_NAME: z.string().min(1).max(200).default("Textcircle Ltd"),
     SUPPLIER_ADDRESS: z.string().min(1).max(500).default("1 Example Street|London|EC1A 1AA|United Kingdom"),
     SUPPLIER_VAT_NUMBER: z.string().min(1).max(40).default("GB 123 4567 89"),
+    EMAIL_PROVIDER: z.enum(["outbox", "smtp"]).default("outbox"),
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+    EMAIL_FROM: z.string().min(3).max(200).default("Textcircle <no-reply@textcircle.invalid>"),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -79,6 +82,7 @@ const schema = z
       if (!env.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when SMS_PROVIDER=twilio (webhook signatures are computed over it)" });
       if (!env.SMS_SYSTEM_SENDER) ctx.addIssue({ code: "custom", path: ["SMS_SYSTEM_SENDER"], message: "is required when SMS_PROVIDER=twilio: a number or Messaging Service the account owns, for sign-up PINs and reset codes" });
     }
+    if (env.EMAIL_PROVIDER === "smtp" && !env.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when EMAIL_PROVIDER=smtp" });
     if (env.NODE_ENV === "production" && env.SMS_PROVIDER !== "simulator" && !env.SESSION_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production with a real provider" });
     }
@@ -135,6 +139,8 @@ export interface Config {
     /** Who issues the invoices: name, postal address lines and VAT registration number. */
     supplier: { name: string; address: string[]; vatNumber: string };
   };
+  /** Emails: the embedded outbox (shown at /outbox where the simulator is served) or SMTP. */
+  email: { provider: Env["EMAIL_PROVIDER"]; smtpUrl: string | null; from: string; outboxServed: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -194,6 +200,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       // The payment simulator's pages are served where the SMS simulator's are (this machine only, by default).
       simulatorServed: e.PAYMENT_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
       supplier: { name: e.SUPPLIER_NAME, address: e.SUPPLIER_ADDRESS.split("|").map((l) => l.trim()).filter(Boolean), vatNumber: e.SUPPLIER_VAT_NUMBER },
+    },
+    email: {
+      provider: e.EMAIL_PROVIDER,
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.EMAIL_FROM,
+      outboxServed: e.EMAIL_PROVIDER === "outbox" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
     },
   };
 }

@@ -13,11 +13,11 @@ export const handle = { permission: "subscription:change" } as const;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const user = requireUser(context);
-  const { db, payments, now } = getDeps(context);
+  const { db, config, payments, now } = getDeps(context);
   const id = Number(params.paymentId);
   if (!/^\d{1,12}$/.test(params.paymentId ?? "")) throw data(null, { status: 404 });
   try {
-    const outcome = await confirmPayment(db, payments, user.businessId, id, now());
+    const outcome = await confirmPayment(db, payments, config.billing, user.businessId, id, now());
     if (outcome.status === "requires_action") return redirect(outcome.actionUrl);
     setToast(context, { type: "success", message: "billing.toast.paid" });
   } catch (error) {

@@ -4,7 +4,7 @@ import { amounts, DEFAULT_BILLING } from "~/domain/billing/money";
 import { changeSubscription, confirmPayment, payNow, renewDue, subscriptionView } from "~/domain/billing/subscription.server";
 import { answerAuthentication, SimulatorPaymentProvider } from "~/providers/payments/simulator.server";
 import { DIALECTS, useTestDb } from "../support/db";
-import { createBusiness as createTrialBusiness } from "../support/factories";
+import { createBusiness as createTrialBusiness, createUser } from "../support/factories";
 
 const settings = DEFAULT_BILLING;
 const VISA = { number: "4242 4242 4242 4242", expiry: "12/40", cvc: "123", name: "A Owner" };
@@ -68,13 +68,13 @@ describe.each(DIALECTS)("subscriptions (%s)", (dialect) => {
     if (out.status !== "requires_action") throw new Error("expected 3-D Secure");
     const ref = out.actionUrl.split("/").pop()!;
     await answerAuthentication(t.db, decodeURIComponent(ref), false);
-    await expect(confirmPayment(t.db, provider(), id, out.paymentId, clock)).rejects.toMatchObject({ code: "PY002" });
+    await expect(confirmPayment(t.db, provider(), settings, id, out.paymentId, clock)).rejects.toMatchObject({ code: "PY002" });
     expect(await business(id)).toMatchObject({ status: "TRIAL" });
     const again = await changeSubscription(t.db, provider(), settings, req(id, "activate", "s250", SECURE), clock);
     if (again.status !== "requires_action") throw new Error("expected 3-D Secure");
     await answerAuthentication(t.db, decodeURIComponent(again.actionUrl.split("/").pop()!), true);
-    await expect(confirmPayment(t.db, provider(), id, again.paymentId, clock)).resolves.toMatchObject({ status: "paid" });
-    await expect(confirmPayment(t.db, provider(), id, again.paymentId, clock)).resolves.toMatchObject({ status: "paid" });
+    await expect(confirmPayment(t.db, provider(), settings, id, again.paymentId, clock)).resolves.toMatchObject({ status: "paid" });
+    await expect(confirmPayment(t.db, provider(), settings, id, again.paymentId, clock)).resolves.toMatchObject({ status: "paid" });
     expect((await payments(id)).filter((p) => p.status === "PAID")).toHaveLength(1);
     expect(await business(id)).toMatchObject({ message_allowance: 250 });
   });
@@ -109,6 +109,27 @@ describe.each(DIALECTS)("subscriptions (%s)", (dialect) => {
     expect(await business(id)).toMatchObject({ message_allowance: 250, allowance_used: 0 });
     expect((await subscriptionView(t.db, id, settings, clock)).plan?.id).toBe("s250");
     expect(await reconcile(t.db, id)).toEqual([]);
+  });
+
+  it("emails the Administrator each paid invoice with its PDF, and a failed renewal once", async () => {
+    clock = new Date(Date.UTC(2029, 0, 10, 10));
+    const withSupplier = { ...settings, supplier: { name: "Textcircle Ltd", address: ["1 Example Street", "London"], vatNumber: "GB 123 4567 89" } };
+    const id = await createBusiness(t.db);
+    await createUser(t.db, id, { email: "boss@example.test" });
+    await createUser(t.db, id, { email: "helper@example.test", role: "TEAM" });
+    await changeSubscription(t.db, provider(), withSupplier, req(id, "activate", "s250", FAILS_LATER), clock);
+    for (const day of [10, 11, 13]) {
+      clock = new Date(Date.UTC(2029, 1, day, 11));
+      await renewDue(t.db, provider(), withSupplier, clock);
+    }
+    const emails = await t.db.selectFrom("emails").selectAll().where("business_id", "=", id).orderBy("id").execute();
+    expect(emails.map((e) => [e.kind, e.to_address])).toEqual([
+      ["invoice", "boss@example.test"],
+      ["payment-failed", "boss@example.test"],
+    ]);
+    expect(emails[0].subject).toMatch(/VAT invoice INV-\d{6}/);
+    const [pdf] = JSON.parse(emails[0].attachments!) as Array<{ filename: string; contentBase64: string }>;
+    expect(Buffer.from(pdf.contentBase64, "base64").subarray(0, 5).toString()).toBe("%PDF-");
   });
 
   it("runs a year of renewals with failures, a grace period and retries: ledger, invoice numbers and totals to the penny", async () => {

@@ -17,6 +17,8 @@ export interface BillingSettings {
   graceDays: number;
   /** Days after the first failure on which the card is tried again. */
   retryDays: number[];
+  /** Who issues the invoices; when set, every paid invoice is emailed to the Administrator with its PDF. */
+  supplier?: { name: string; address: string[]; vatNumber: string };
 }
 
 export const DEFAULT_BILLING: BillingSettings = {

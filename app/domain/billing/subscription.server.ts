@@ -18,7 +18,9 @@ import { AppError } from "~/lib/errors";
 import type { CardInput, ChargeResult, PaymentProvider } from "~/providers/payments/types";
 import { PaymentProviderError } from "~/providers/payments/types";
 import { grantAllowance, sendingStoppedForPayment, startAllowancePeriod } from "./credits.server";
-import { amounts, findPlan, nextMonthly, proRata, type BillingSettings, type Plan } from "./money";
+import { queueEmail } from "~/domain/email/email.server";
+import { invoiceLabel, renderInvoicePdf } from "./invoices.server";
+import { amounts, findPlan, formatBillingDate, formatPounds, nextMonthly, proRata, type BillingSettings, type Plan } from "./money";
 
 type Db = Database;
 
@@ -208,7 +210,7 @@ export async function changeSubscription(db: Db, provider: PaymentProvider, sett
     period_end: periodEnd.toISOString(),
     created_at: now.toISOString(),
   });
-  return collect(db, provider, payment, { name: req.businessName, card: req.card, paymentMethod: sub?.payment_method ?? null, offSession: false, returnUrl: req.returnUrl }, now);
+  return collect(db, provider, settings, payment, { name: req.businessName, card: req.card, paymentMethod: sub?.payment_method ?? null, offSession: false, returnUrl: req.returnUrl }, now);
 }
 
 /** Stops a scheduled lower plan: the current plan renews as before. */
@@ -222,17 +224,17 @@ export async function payNow(db: Db, provider: PaymentProvider, settings: Billin
   if (!sub || sub.status !== "PAYMENT_FAILED") throw new AppError("PY006");
   if (!req.card && !sub.payment_method) throw new AppError("BR025", undefined, { field: "number" });
   const payment = await openRenewal(db, settings, sub, now);
-  return collect(db, provider, payment, { name: req.businessName, card: req.card, paymentMethod: sub.payment_method, offSession: false, returnUrl: req.returnUrl }, now);
+  return collect(db, provider, settings, payment, { name: req.businessName, card: req.card, paymentMethod: sub.payment_method, offSession: false, returnUrl: req.returnUrl }, now);
 }
 
 /** The owner is back from 3-D Secure: asks the provider how it went and settles the payment. */
-export async function confirmPayment(db: Db, provider: PaymentProvider, businessId: number, paymentId: number, now: Date): Promise<PaymentOutcome> {
+export async function confirmPayment(db: Db, provider: PaymentProvider, settings: BillingSettings, businessId: number, paymentId: number, now: Date): Promise<PaymentOutcome> {
   const payment = await db.selectFrom("payments").selectAll().where("id", "=", paymentId).where("business_id", "=", businessId).executeTakeFirst();
   if (!payment) throw new AppError("NF001", undefined, { status: 404 });
   if (payment.status === "PAID") return { status: "paid", paymentId };
   if (payment.status !== "REQUIRES_ACTION" || !payment.provider_ref) throw new AppError("PY002");
   const result = await provider.retrieve(payment.provider_ref);
-  return settleOrThrow(db, payment, result, now);
+  return settleOrThrow(db, settings, payment, result, now);
 }
 
 function describe(kind: PaymentKind, plan: Plan): string {
@@ -290,6 +292,7 @@ async function openRenewal(db: Db, settings: BillingSettings, sub: Subscription,
 async function collect(
   db: Db,
   provider: PaymentProvider,
+  settings: BillingSettings,
   payment: Payment,
   who: { name: string; card?: CardInput; paymentMethod: string | null; offSession: boolean; returnUrl: string },
   now: Date,
@@ -316,11 +319,11 @@ async function collect(
       throw error;
     }
   }
-  return settleOrThrow(db, payment, result, now);
+  return settleOrThrow(db, settings, payment, result, now);
 }
 
-async function settleOrThrow(db: Db, payment: Payment, result: ChargeResult, now: Date): Promise<PaymentOutcome> {
-  const settled = await settle(db, Number(payment.id), result, now);
+async function settleOrThrow(db: Db, settings: BillingSettings, payment: Payment, result: ChargeResult, now: Date): Promise<PaymentOutcome> {
+  const settled = await settle(db, Number(payment.id), result, now, settings);
   if (settled.status === "PAID") return { status: "paid", paymentId: Number(payment.id) };
   if (settled.status === "REQUIRES_ACTION") return { status: "requires_action", paymentId: Number(payment.id), actionUrl: settled.action_url! };
   throw new AppError(settled.failure_code === "authentication_failed" || settled.failure_code === "authentication_required" ? "PY002" : "PY001", undefined, {
@@ -338,7 +341,7 @@ const isUnique = (e: unknown) => {
  * Records the provider's answer for a payment, once: only a PENDING or REQUIRES_ACTION row moves. A paid
  * row gets the next invoice number and makes its change (subscription, account status, ledger grant).
  */
-export async function settle(db: Db, paymentId: number, result: ChargeResult, now: Date): Promise<Payment> {
+export async function settle(db: Db, paymentId: number, result: ChargeResult, now: Date, settings?: BillingSettings): Promise<Payment> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await db.transaction().execute(async (trx) => {
@@ -372,6 +375,7 @@ export async function settle(db: Db, paymentId: number, result: ChargeResult, no
             .where("id", "=", paymentId)
             .execute();
           await applyPaid(trx, p, result, now);
+          if (settings?.supplier) await emailInvoice(trx, paymentId, settings, now);
         }
         return trx.selectFrom("payments").selectAll().where("id", "=", paymentId).executeTakeFirstOrThrow();
       });
@@ -477,7 +481,7 @@ async function renewOne(db: Db, provider: PaymentProvider, settings: BillingSett
   const business = await db.selectFrom("businesses").select("name").where("id", "=", businessId).executeTakeFirstOrThrow();
   const payment = await openRenewal(db, settings, sub, now);
   try {
-    await collect(db, provider, payment, { name: business.name, paymentMethod: sub.payment_method, offSession: true, returnUrl: "/subscription" }, now);
+    await collect(db, provider, settings, payment, { name: business.name, paymentMethod: sub.payment_method, offSession: true, returnUrl: "/subscription" }, now);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     if (error.code === "PY007") {
@@ -509,5 +513,56 @@ async function markFailed(db: Db, settings: BillingSettings, sub: Subscription, 
       .where("business_id", "=", sub.business_id)
       .execute();
     await trx.updateTable("businesses").set({ status: "PAYMENT_FAILED", payment_grace_ends_at: graceEnds }).where("id", "=", sub.business_id).execute();
+    if (!sub.failed_at) {
+      // The first failure of this renewal: tell the Administrator (retries that fail again do not repeat it).
+      for (const to of await adminEmails(trx, sub.business_id)) {
+        await queueEmail(
+          trx,
+          {
+            businessId: sub.business_id,
+            to,
+            kind: "payment-failed",
+            subject: "Your Textcircle payment failed",
+            text: [
+              "We could not take your monthly payment for Textcircle.",
+              `You can keep sending until ${formatBillingDate(graceEnds, "en-GB")}. After that, sending stops until the payment is made; nothing is deleted.`,
+              "Pay now, with the card on file or another card, on Your plan: /subscription",
+            ].join("\n\n"),
+          },
+          now,
+        );
+      }
+    }
   });
+}
+
+async function adminEmails(db: Db, businessId: number): Promise<string[]> {
+  const rows = await db.selectFrom("users").select("email").where("business_id", "=", businessId).where("role", "=", "ADMIN").where("disabled", "=", 0).execute();
+  return rows.map((r) => r.email);
+}
+
+/** Emails a paid payment's VAT invoice (the PDF attached) to the Administrator, in the settling transaction. */
+async function emailInvoice(trx: Db, paymentId: number, settings: BillingSettings, now: Date): Promise<void> {
+  const p = await trx.selectFrom("payments").selectAll().where("id", "=", paymentId).executeTakeFirstOrThrow();
+  const pdf = await renderInvoicePdf(p, settings.supplier!, settings.vatRatePercent);
+  const label = invoiceLabel(p.invoice_number!);
+  const gbp = (pence: number) => formatPounds(pence, "en-GB");
+  for (const to of await adminEmails(trx, p.business_id)) {
+    await queueEmail(
+      trx,
+      {
+        businessId: p.business_id,
+        to,
+        kind: "invoice",
+        subject: `Your Textcircle VAT invoice ${label}`,
+        text: [
+          `Thank you for your payment of ${gbp(p.total_pence)}.`,
+          `${p.description}\nExcluding VAT: ${gbp(p.total_pence - p.vat_pence)}\nVAT: ${gbp(p.vat_pence)}\nTotal: ${gbp(p.total_pence)}`,
+          `Your VAT invoice ${label} is attached. Every invoice is also on Payment history: /paymenthistory`,
+        ].join("\n\n"),
+        attachments: [{ filename: `${label}.pdf`, contentType: "application/pdf", content: pdf }],
+      },
+      now,
+    );
+  }
 }

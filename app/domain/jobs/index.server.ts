@@ -3,6 +3,10 @@
 import type { Database } from "#db/index";
 import { DEFAULT_BILLING, type BillingSettings } from "~/domain/billing/money";
 import { renewDue } from "~/domain/billing/subscription.server";
+import { sendDueEmails } from "~/domain/email/email.server";
+import { createEmailProvider } from "~/providers/email/index.server";
+import type { EmailProvider } from "~/providers/email/types";
+import type { Config } from "~/lib/config.server";
 import { SimulatorPaymentProvider } from "~/providers/payments/simulator.server";
 import type { PaymentProvider } from "~/providers/payments/types";
 import type { WorkerRound } from "./round";
@@ -18,7 +22,11 @@ export interface JobDeps {
     publicUrl?: string;
     /** Plans, VAT, grace period and retries (the built-in defaults when absent). */
     billing?: BillingSettings;
+    /** Where emails go (the embedded outbox when absent). */
+    email?: Config["email"];
   };
+  /** The email provider (from config.email when absent). */
+  email?: EmailProvider;
   /** The payment provider (the payment simulator when absent). */
   payments?: PaymentProvider;
 }
@@ -27,8 +35,11 @@ export interface JobDeps {
 export function workerRounds(deps: JobDeps): WorkerRound[] {
   const payments = deps.payments ?? new SimulatorPaymentProvider(deps.db, deps.now);
   const billing = deps.config.billing ?? DEFAULT_BILLING;
+  const email = deps.email ?? createEmailProvider({ email: deps.config.email ?? { provider: "outbox", smtpUrl: null, from: "", outboxServed: false } });
   return [
     // Monthly renewals, and the retries of failed ones.
     { name: "renewals", run: () => renewDue(deps.db, payments, billing, deps.now()) },
+    // Emails (invoices, payment failures…) through the outbox or SMTP.
+    { name: "emails", run: () => sendDueEmails(deps.db, email, deps.now()) },
   ];
 }
