@@ -46,6 +46,7 @@ export default [
     route("changesubscription", "routes/changesubscription.tsx"), // Administrator only
     route("paymenthistory", "routes/paymenthistory.tsx"), // Administrator only
     route("paymenthistory/:invoiceNumber/invoice.pdf", "routes/paymenthistory.invoice.ts"),
+    route("referral", "routes/referral.tsx"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),

@@ -556,8 +556,21 @@ export interface EmailsTable {
   sent_at: string | null;
 }
 
+export interface ReferralRewardsTable {
+  id: Generated<number>;
+  business_id: number;
+  referral_id: number;
+  role: "REFERRER" | "REFERRED";
+  amount_pence: number;
+  status: "AWARDED" | "REDEEMED";
+  payment_id: number | null;
+  created_at: string;
+  redeemed_at: string | null;
+}
+
 export interface BillingTables {
   emails: EmailsTable;
+  referral_rewards: ReferralRewardsTable;
   subscriptions: SubscriptionsTable;
   payments: PaymentsTable;
   sim_payments: SimPaymentsTable;

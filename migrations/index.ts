@@ -22,6 +22,7 @@ import * as m20261127000000 from "./20261127000000_member_name_asked";
 import * as m20261127000100 from "./20261127000100_conversations_business_snoozed_idx";
 import * as m20261201000000 from "./20261201000000_billing";
 import * as m20261201000100 from "./20261201000100_email_outbox";
+import * as m20261201000200 from "./20261201000200_referral_rewards";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   "20261127000100_conversations_business_snoozed_idx": m20261127000100,
   "20261201000000_billing": m20261201000000,
   "20261201000100_email_outbox": m20261201000100,
+  "20261201000200_referral_rewards": m20261201000200,
 };

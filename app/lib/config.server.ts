@@ -71,6 +71,7 @@ const schema = z
     SUPPLIER_NAME: z.string().min(1).max(200).default("Textcircle Ltd"),
     SUPPLIER_ADDRESS: z.string().min(1).max(500).default("1 Example Street|London|EC1A 1AA|United Kingdom"),
     SUPPLIER_VAT_NUMBER: z.string().min(1).max(40).default("GB 123 4567 89"),
+    REFERRAL_DISCOUNT_PENCE: z.coerce.number().int().min(0).max(1_000_000).default(1000),
     EMAIL_PROVIDER: z.enum(["outbox", "smtp"]).default("outbox"),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
     EMAIL_FROM: z.string().min(3).max(200).default("Textcircle <no-reply@textcircle.invalid>"),
@@ -197,6 +198,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       vatRatePercent: e.VAT_RATE_PERCENT,
       graceDays: e.BILLING_GRACE_DAYS,
       retryDays: e.BILLING_RETRY_DAYS.split(",").map(Number).sort((a, b) => a - b),
+      referralDiscountPence: e.REFERRAL_DISCOUNT_PENCE,
       // The payment simulator's pages are served where the SMS simulator's are (this machine only, by default).
       simulatorServed: e.PAYMENT_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
       supplier: { name: e.SUPPLIER_NAME, address: e.SUPPLIER_ADDRESS.split("|").map((l) => l.trim()).filter(Boolean), vatNumber: e.SUPPLIER_VAT_NUMBER },

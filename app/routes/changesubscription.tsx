@@ -117,6 +117,12 @@ export default function ChangeSubscription({ loaderData }: Route.ComponentProps)
                     <dd>−{money(quote.companyDiscountPence)}</dd>
                   </div>
                 ) : null}
+                {quote.referralDiscountPence ? (
+                  <div>
+                    <dt>{t("billing.change.referral")}</dt>
+                    <dd>−{money(quote.referralDiscountPence)}</dd>
+                  </div>
+                ) : null}
                 <div>
                   <dt>{t("billing.change.vat")}</dt>
                   <dd>{money(quote.vatPence)}</dd>

@@ -14,6 +14,7 @@ import { useValidatedForm } from "~/components/use-validated-form";
 import { Banner, Button, ButtonLink, Meter, PageHeader, Panel } from "~/components/ui";
 import { can } from "~/domain/accounts/permissions";
 import { amounts, formatBillingDate, formatPounds } from "~/domain/billing/money";
+import { referralDiscountFor } from "~/domain/billing/referrals.server";
 import { changeSubscription, keepCurrentPlan, payNow, subscriptionView, type PaymentOutcome } from "~/domain/billing/subscription.server";
 import { planView, TRIAL_METER_SCALE } from "~/domain/billing/plan";
 import { requireUser } from "~/lib/auth.server";
@@ -44,6 +45,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     at,
   );
   const vat = config.billing.vatRatePercent;
+  const referral = await referralDiscountFor(db, user.businessId, view.status === "TRIAL" ? "ACTIVATE" : "RENEWAL", config.billing);
   return {
     view,
     meter,
@@ -51,6 +53,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     vatRatePercent: vat,
     canChange: can(user, "subscription:change"),
     simulator: config.billing.simulatorServed,
+    referralPence: referral.totalPence,
   };
 }
 
@@ -116,7 +119,7 @@ function fail(submission: Replyable, error: unknown, intent: string, hideFields?
 
 export default function Subscription({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
-  const { view, meter, plans, vatRatePercent, canChange, simulator } = loaderData;
+  const { view, meter, plans, vatRatePercent, canChange, simulator, referralPence } = loaderData;
   const testCards = simulator ? (
     <Banner tone="info">
       <p>
@@ -149,6 +152,7 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
         }
       />
       {!canChange ? <Banner tone="info">{t("billing.adminOnly")}</Banner> : null}
+      {referralPence > 0 ? <Banner tone="success">{t("billing.referral.discountBanner", { amount: formatPounds(referralPence, lng) })}</Banner> : null}
       <FormErrors errors={otherErrors} />
 
       {view.status === "PAYMENT_FAILED" ? (

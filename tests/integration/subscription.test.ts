@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { charge, grantTrialCredits, reconcile } from "~/domain/billing/credits.server";
 import { amounts, DEFAULT_BILLING } from "~/domain/billing/money";
 import { changeSubscription, confirmPayment, payNow, renewDue, subscriptionView } from "~/domain/billing/subscription.server";
+import { listReferrals } from "~/domain/billing/referrals.server";
 import { answerAuthentication, SimulatorPaymentProvider } from "~/providers/payments/simulator.server";
 import { DIALECTS, useTestDb } from "../support/db";
 import { createBusiness as createTrialBusiness, createUser } from "../support/factories";
@@ -130,6 +131,38 @@ describe.each(DIALECTS)("subscriptions (%s)", (dialect) => {
     expect(emails[0].subject).toMatch(/VAT invoice INV-\d{6}/);
     const [pdf] = JSON.parse(emails[0].attachments!) as Array<{ filename: string; contentBase64: string }>;
     expect(Buffer.from(pdf.contentBase64, "base64").subarray(0, 5).toString()).toBe("%PDF-");
+  });
+
+  it("gives a referred business and its referrer the referral discount once each, on that and the next invoice", async () => {
+    clock = new Date(Date.UTC(2030, 0, 5, 10));
+    const withReferral = { ...settings, referralDiscountPence: 1000 };
+    const referrer = await createBusiness(t.db);
+    await changeSubscription(t.db, provider(), withReferral, req(referrer, "activate", "s500", VISA), clock);
+    const referred = await createBusiness(t.db);
+    await t.db.updateTable("businesses").set({ referred_by_id: referrer }).where("id", "=", referred).execute();
+    expect((await listReferrals(t.db, referrer)).map((r) => r.state)).toEqual(["pending"]);
+    // A declined first payment awards nothing.
+    await expect(changeSubscription(t.db, provider(), withReferral, req(referred, "activate", "s250", DECLINE), clock)).rejects.toMatchObject({ code: "PY001" });
+    expect((await listReferrals(t.db, referrer)).map((r) => r.state)).toEqual(["pending"]);
+    await changeSubscription(t.db, provider(), withReferral, req(referred, "activate", "s250", VISA), clock);
+    const first = (await payments(referred)).find((p) => p.status === "PAID")!;
+    // £15 − £10 referral = £5 + £1 VAT.
+    expect([first.net_pence, first.referral_discount_pence, first.vat_pence, first.total_pence]).toEqual([1500, 1000, 100, 600]);
+    expect((await listReferrals(t.db, referrer)).map((r) => r.state)).toEqual(["awarded"]);
+    // The referrer's next invoice (its renewal) takes the £10 off, once.
+    clock = new Date(Date.UTC(2030, 1, 5, 11));
+    await renewDue(t.db, provider(), withReferral, clock);
+    clock = new Date(Date.UTC(2030, 2, 5, 11));
+    await renewDue(t.db, provider(), withReferral, clock);
+    const renewals = (await payments(referrer)).filter((p) => p.kind === "RENEWAL" && p.status === "PAID");
+    expect(renewals.map((p) => [p.referral_discount_pence, p.total_pence])).toEqual([
+      [1000, 1800],
+      [0, 3000],
+    ]);
+    expect((await listReferrals(t.db, referrer)).map((r) => r.state)).toEqual(["redeemed"]);
+    // The referred business's renewals pay the full price: its discount was for the first month only.
+    await renewDue(t.db, provider(), withReferral, clock);
+    expect((await payments(referred)).filter((p) => p.kind === "RENEWAL").every((p) => p.referral_discount_pence === 0)).toBe(true);
   });
 
   it("runs a year of renewals with failures, a grace period and retries: ledger, invoice numbers and totals to the penny", async () => {

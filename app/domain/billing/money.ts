@@ -17,6 +17,8 @@ export interface BillingSettings {
   graceDays: number;
   /** Days after the first failure on which the card is tried again. */
   retryDays: number[];
+  /** The fixed referral discount in pence, for both businesses, once (0: none). */
+  referralDiscountPence?: number;
   /** Who issues the invoices; when set, every paid invoice is emailed to the Administrator with its PDF. */
   supplier?: { name: string; address: string[]; vatNumber: string };
 }

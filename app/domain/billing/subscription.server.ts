@@ -20,6 +20,7 @@ import { PaymentProviderError } from "~/providers/payments/types";
 import { grantAllowance, sendingStoppedForPayment, startAllowancePeriod } from "./credits.server";
 import { queueEmail } from "~/domain/email/email.server";
 import { invoiceLabel, renderInvoicePdf } from "./invoices.server";
+import { holdAwards, redeemReferrals, referralDiscountFor, releaseAwards } from "./referrals.server";
 import { amounts, findPlan, formatBillingDate, formatPounds, nextMonthly, proRata, type BillingSettings, type Plan } from "./money";
 
 type Db = Database;
@@ -112,6 +113,7 @@ export interface Quote {
   credits: number;
   netPence: number;
   companyDiscountPence: number;
+  referralDiscountPence: number;
   vatPence: number;
   totalPence: number;
   /** For a lower plan: the date it takes over. */
@@ -125,15 +127,26 @@ export async function quoteChange(db: Db, businessId: number, settings: BillingS
   const sub = await getSubscription(db, businessId);
   if (kind === "activate") {
     if (sub) throw new AppError("PY005");
-    const a = amounts(plan.pricePence, settings.vatRatePercent);
-    return { kind, plan, credits: plan.allowance, netPence: a.netPence, companyDiscountPence: a.companyDiscountPence, vatPence: a.vatPence, totalPence: a.totalPence, effectiveAt: null };
+    const referral = await referralDiscountFor(db, businessId, "ACTIVATE", settings);
+    const a = amounts(plan.pricePence, settings.vatRatePercent, { referralPence: referral.totalPence });
+    return {
+      kind,
+      plan,
+      credits: plan.allowance,
+      netPence: a.netPence,
+      companyDiscountPence: a.companyDiscountPence,
+      referralDiscountPence: a.referralDiscountPence,
+      vatPence: a.vatPence,
+      totalPence: a.totalPence,
+      effectiveAt: null,
+    };
   }
   if (!sub) throw new AppError("PY006");
   if (kind === "lower") {
     if (plan.allowance >= sub.allowance) throw new AppError("PY004", undefined, { field: "plan" });
     const b = await db.selectFrom("businesses").select("allowance_used").where("id", "=", businessId).executeTakeFirstOrThrow();
     if (plan.allowance < b.allowance_used) throw new AppError("PY003", { used: b.allowance_used, allowance: plan.allowance }, { field: "plan" });
-    return { kind, plan, credits: 0, netPence: plan.pricePence, companyDiscountPence: 0, vatPence: 0, totalPence: 0, effectiveAt: sub.period_end };
+    return { kind, plan, credits: 0, netPence: plan.pricePence, companyDiscountPence: 0, referralDiscountPence: 0, vatPence: 0, totalPence: 0, effectiveAt: sub.period_end };
   }
   if (sub.status === "PAYMENT_FAILED") throw new AppError("BR033");
   if (plan.allowance <= sub.allowance) throw new AppError("PY004", undefined, { field: "plan" });
@@ -149,13 +162,15 @@ export async function quoteChange(db: Db, businessId: number, settings: BillingS
     if (used) throw new AppError("PY008");
   }
   const net = proRata(plan.pricePence - sub.price_pence, new Date(sub.period_start), new Date(sub.period_end), now);
-  const a = amounts(net, settings.vatRatePercent, { companyPercent: activeDiscount(sub, now) });
+  const referral = await referralDiscountFor(db, businessId, kind === "month" ? "MONTH_INCREASE" : "INCREASE", settings);
+  const a = amounts(net, settings.vatRatePercent, { companyPercent: activeDiscount(sub, now), referralPence: referral.totalPence });
   return {
     kind,
     plan,
     credits: plan.allowance - sub.allowance,
     netPence: a.netPence,
     companyDiscountPence: a.companyDiscountPence,
+    referralDiscountPence: a.referralDiscountPence,
     vatPence: a.vatPence,
     totalPence: a.totalPence,
     effectiveAt: null,
@@ -204,12 +219,13 @@ export async function changeSubscription(db: Db, provider: PaymentProvider, sett
     allowance: quote.credits,
     net_pence: quote.netPence,
     company_discount_pence: quote.companyDiscountPence,
+    referral_discount_pence: quote.referralDiscountPence,
     vat_pence: quote.vatPence,
     total_pence: quote.totalPence,
     period_start: periodStart.toISOString(),
     period_end: periodEnd.toISOString(),
     created_at: now.toISOString(),
-  });
+  }, settings);
   return collect(db, provider, settings, payment, { name: req.businessName, card: req.card, paymentMethod: sub?.payment_method ?? null, offSession: false, returnUrl: req.returnUrl }, now);
 }
 
@@ -253,16 +269,24 @@ function describe(kind: PaymentKind, plan: Plan): string {
 
 type NewPayment = Omit<
   Payment,
-  "id" | "status" | "referral_discount_pence" | "credit_pence" | "provider_ref" | "action_url" | "failure_code" | "invoice_number" | "paid_at" | "customer_name" | "customer_address" | "customer_vat_number"
+  "id" | "status" | "credit_pence" | "provider_ref" | "action_url" | "failure_code" | "invoice_number" | "paid_at" | "customer_name" | "customer_address" | "customer_vat_number"
 >;
 
-/** The payment row for this key: the one already open (a second click), or a new one. */
-async function openPayment(db: Db, values: NewPayment): Promise<Payment> {
-  await db
+/**
+ * The payment row for this key: the one already open (a second click), or a new one, which takes the referral
+ * awards its discount counted.
+ */
+async function openPayment(db: Db, values: NewPayment, settings: BillingSettings): Promise<Payment> {
+  const inserted = await db
     .insertInto("payments")
     .values({ ...values, status: "PENDING" })
     .onConflict((oc) => oc.column("idempotency_key").doNothing())
-    .execute();
+    .returning("id")
+    .executeTakeFirst();
+  if (inserted && values.referral_discount_pence > 0) {
+    const referral = await referralDiscountFor(db, values.business_id, values.kind, settings);
+    await holdAwards(db, Number(inserted.id), referral.awards.map((a) => a.id));
+  }
   return db.selectFrom("payments").selectAll().where("idempotency_key", "=", values.idempotency_key).executeTakeFirstOrThrow();
 }
 
@@ -270,7 +294,8 @@ async function openPayment(db: Db, values: NewPayment): Promise<Payment> {
 async function openRenewal(db: Db, settings: BillingSettings, sub: Subscription, now: Date): Promise<Payment> {
   const plan = findPlan(settings, sub.next_plan_id ?? sub.plan_id) ?? { id: sub.plan_id, allowance: sub.allowance, pricePence: sub.price_pence };
   const start = new Date(sub.period_end);
-  const a = amounts(plan.pricePence, settings.vatRatePercent, { companyPercent: activeDiscount(sub, start) });
+  const referral = await referralDiscountFor(db, sub.business_id, "RENEWAL", settings);
+  const a = amounts(plan.pricePence, settings.vatRatePercent, { companyPercent: activeDiscount(sub, start), referralPence: referral.totalPence });
   return openPayment(db, {
     business_id: sub.business_id,
     kind: "RENEWAL",
@@ -281,12 +306,13 @@ async function openRenewal(db: Db, settings: BillingSettings, sub: Subscription,
     allowance: plan.allowance,
     net_pence: a.netPence,
     company_discount_pence: a.companyDiscountPence,
+    referral_discount_pence: a.referralDiscountPence,
     vat_pence: a.vatPence,
     total_pence: a.totalPence,
     period_start: sub.period_end,
     period_end: nextMonthly(new Date(sub.created_at), start).toISOString(),
     created_at: now.toISOString(),
-  });
+  }, settings);
 }
 
 async function collect(
@@ -356,6 +382,7 @@ export async function settle(db: Db, paymentId: number, result: ChargeResult, no
             .set({ status: "FAILED", failure_code: result.code, provider_ref: result.reference, action_url: null, idempotency_key: `${p.idempotency_key}#failed:${p.id}` })
             .where("id", "=", paymentId)
             .execute();
+          await releaseAwards(trx, paymentId);
         } else {
           const last = await trx.selectFrom("payments").select((eb) => eb.fn.max("invoice_number").as("n")).executeTakeFirst();
           const invoiceNumber = Number(last?.n ?? 0) + 1;
@@ -375,6 +402,7 @@ export async function settle(db: Db, paymentId: number, result: ChargeResult, no
             .where("id", "=", paymentId)
             .execute();
           await applyPaid(trx, p, result, now);
+          await redeemReferrals(trx, { id: paymentId, business_id: p.business_id, kind: p.kind, referral_discount_pence: p.referral_discount_pence }, settings ?? {}, now);
           if (settings?.supplier) await emailInvoice(trx, paymentId, settings, now);
         }
         return trx.selectFrom("payments").selectAll().where("id", "=", paymentId).executeTakeFirstOrThrow();
