@@ -5,7 +5,7 @@
 import { getFormProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
-import { data, redirect, useActionData } from "react-router";
+import { data, Link, redirect, useActionData } from "react-router";
 import { setToast } from "remix-toast/middleware";
 import { z } from "zod";
 import type { Route } from "./+types/subscription";
@@ -277,6 +277,9 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
           ) : null}
         </Panel>
       )}
+      <p className="billing-refer">
+        <Link to="/referral">{t("billing.subscription.refer")}</Link>
+      </p>
     </>
   );
 }
