@@ -84,20 +84,20 @@ export default function PaymentHistory({ loaderData }: Route.ComponentProps) {
               <tbody>
                 {rows.map((r) => (
                   <tr key={r.invoiceNumber}>
-                    <td className="nowrap">
+                    <td className="nowrap" data-label={t("billing.history.invoice")}>
                       <a href={`/paymenthistory/${r.invoiceNumber}/invoice.pdf`} download>
                         {r.invoiceNumber}
                       </a>
                       <span className="visually-hidden"> {t("billing.history.pdf")}</span>
                     </td>
-                    <td className="nowrap">{formatBillingDate(r.date, lng)}</td>
-                    <td>{r.description}</td>
-                    <td className="num">{money(r.amountPence)}</td>
-                    <td className="num">{r.companyDiscountPence ? `−${money(r.companyDiscountPence)}` : "—"}</td>
-                    <td className="num">{r.referralDiscountPence ? `−${money(r.referralDiscountPence)}` : "—"}</td>
-                    <td className="num">{r.creditPence ? `−${money(r.creditPence)}` : "—"}</td>
-                    <td className="num">{money(r.vatPence)}</td>
-                    <td className="num">
+                    <td className="nowrap" data-label={t("billing.history.date")}>{formatBillingDate(r.date, lng)}</td>
+                    <td data-label={t("billing.history.description")}>{r.description}</td>
+                    <td className="num" data-label={t("billing.history.amount")}>{money(r.amountPence)}</td>
+                    <td className="num" data-label={t("billing.history.companyDiscount")}>{r.companyDiscountPence ? `−${money(r.companyDiscountPence)}` : "—"}</td>
+                    <td className="num" data-label={t("billing.history.referralDiscount")}>{r.referralDiscountPence ? `−${money(r.referralDiscountPence)}` : "—"}</td>
+                    <td className="num" data-label={t("billing.history.credit")}>{r.creditPence ? `−${money(r.creditPence)}` : "—"}</td>
+                    <td className="num" data-label={t("billing.history.vat")}>{money(r.vatPence)}</td>
+                    <td className="num" data-label={t("billing.history.total")}>
                       <strong>{money(r.totalPence)}</strong>
                     </td>
                   </tr>
