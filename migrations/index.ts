@@ -20,6 +20,7 @@ import * as m20261125000000 from "./20261125000000_conversations_snoozed_idx";
 import * as m20261126000000 from "./20261126000000_session_last_seen";
 import * as m20261127000000 from "./20261127000000_member_name_asked";
 import * as m20261127000100 from "./20261127000100_conversations_business_snoozed_idx";
+import * as m20261128000000 from "./20261128000000_campaigns";
 import * as m20261201000000 from "./20261201000000_billing";
 import * as m20261201000100 from "./20261201000100_email_outbox";
 import * as m20261201000200 from "./20261201000200_referral_rewards";
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   "20261126000000_session_last_seen": m20261126000000,
   "20261127000000_member_name_asked": m20261127000000,
   "20261127000100_conversations_business_snoozed_idx": m20261127000100,
+  "20261128000000_campaigns": m20261128000000,
   "20261201000000_billing": m20261201000000,
   "20261201000100_email_outbox": m20261201000100,
   "20261201000200_referral_rewards": m20261201000200,

@@ -10,6 +10,7 @@ import type { Config } from "~/lib/config.server";
 import { SimulatorPaymentProvider } from "~/providers/payments/simulator.server";
 import type { PaymentProvider } from "~/providers/payments/types";
 import type { WorkerRound } from "./round";
+import { runDueFires } from "~/domain/campaigns/engine.server";
 
 export type { WorkerRound } from "./round";
 
@@ -37,6 +38,8 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
   const billing = deps.config.billing ?? DEFAULT_BILLING;
   const email = deps.email ?? createEmailProvider({ email: deps.config.email ?? { provider: "outbox", smtpUrl: null, from: "", outboxServed: false } });
   return [
+    // Campaign steps that have come due: issues, closes, draws, reminders.
+    { name: "campaign-fires", run: () => runDueFires(deps) },
     // Monthly renewals, and the retries of failed ones.
     { name: "renewals", run: () => renewDue(deps.db, payments, billing, deps.now()) },
     // Emails (invoices, payment failures…) through the outbox or SMTP.

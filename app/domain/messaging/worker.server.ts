@@ -36,7 +36,7 @@ export interface WorkerDeps {
   db: Db;
   sms: SmsProvider;
   now: () => Date;
-  config: { messaging: MessagingSettings; publicUrl?: string };
+  config: { messaging: MessagingSettings & { sendDelaySeconds?: number; dmSendDelaySeconds?: number }; publicUrl?: string };
 }
 
 export function newWorkerId(): string {
