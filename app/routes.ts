@@ -44,6 +44,7 @@ export default [
     route("subscription", "routes/subscription.tsx"),
     route("subscription/confirm/:paymentId", "routes/subscription.confirm.$paymentId.tsx"),
     route("changesubscription", "routes/changesubscription.tsx"), // Administrator only
+    route("subscription/cancel", "routes/subscription.cancel.tsx"), // Administrator only
     route("paymenthistory", "routes/paymenthistory.tsx"), // Administrator only
     route("paymenthistory/:invoiceNumber/invoice.pdf", "routes/paymenthistory.invoice.ts"),
     route("referral", "routes/referral.tsx"),

@@ -77,7 +77,7 @@ export interface SignupsTable {
 
 export interface VerificationCodesTable {
   id: Generated<number>;
-  purpose: "SIGNUP" | "RESET" | "REJOIN";
+  purpose: "SIGNUP" | "RESET" | "REJOIN" | "CANCEL";
   subject: string;
   code_hash: string;
   attempts: Generated<number>;

@@ -280,6 +280,11 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
       <p className="billing-refer">
         <Link to="/referral">{t("billing.subscription.refer")}</Link>
       </p>
+      {canChange ? (
+        <p className="billing-refer">
+          <Link to="/subscription/cancel">{t("billing.cancel.link")}</Link>
+        </p>
+      ) : null}
     </>
   );
 }

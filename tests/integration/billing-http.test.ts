@@ -121,6 +121,19 @@ describe.each(DIALECTS)("billing screens (%s)", (dialect) => {
     expect((await stranger.get(`/api/payments/${invoiceNumber}/invoice.pdf`)).status).toBe(404);
   });
 
+  it("asks for a texted code before cancelling, and a wrong code deletes nothing", async () => {
+    const { account, client } = await owner();
+    const page = pageText(await (await client.get("/subscription/cancel")).text());
+    expect(page).toContain("Everything is deleted at once");
+    const sent = await client.post("/subscription/cancel", { intent: "send" });
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("location")).toBe("/subscription/cancel?sent=1");
+    const wrong = await client.post("/subscription/cancel", { intent: "confirm", code: "000000" });
+    expect(wrong.status).toBe(400);
+    expect(pageText(await wrong.text())).toContain("That verification code is not right");
+    expect(await t.app.db.selectFrom("businesses").select("id").where("id", "=", account.businessId).executeTakeFirst()).toBeDefined();
+  });
+
   it("serves the payment simulator with its test cards", async () => {
     const res = await t.app.client().get("/paymentsimulator");
     expect(res.status).toBe(200);
