@@ -91,7 +91,7 @@ export function nextMonthly(anchor: Date, after: Date): Date {
 
 /** £12.34 in the locale's style. */
 export function formatPounds(pence: number, locale: string): string {
-  return new Intl.NumberFormat(locale === "fr" ? "fr-FR" : "en-GB", { style: "currency", currency: "GBP" }).format(pence / 100);
+  return new Intl.NumberFormat(locale === "fr" ? "fr-FR" : "en-GB", { style: "currency", currency: "GBP", currencyDisplay: "narrowSymbol" }).format(pence / 100);
 }
 
 /** A day as people read it on a bill: 24 December 2026 (UK time). */
