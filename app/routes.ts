@@ -48,6 +48,16 @@ export default [
     route("paymenthistory", "routes/paymenthistory.tsx"), // Administrator only
     route("paymenthistory/:invoiceNumber/invoice.pdf", "routes/paymenthistory.invoice.ts"),
     route("referral", "routes/referral.tsx"),
+    // campaigns: the list, choosing a type, each type's create and edit page, the results and their CSV
+    route("campaigns", "routes/campaigns.tsx"),
+    route("newcampaign", "routes/newcampaign.tsx"),
+    route("bounceback", "routes/bounceback.tsx"),
+    route("onequestion", "routes/onequestion.tsx"),
+    route("quickpoll", "routes/quickpoll.tsx"),
+    route("invitation", "routes/invitation.tsx"),
+    route("pickwinners", "routes/pickwinners.tsx"),
+    route("viewcampaign", "routes/viewcampaign.tsx"),
+    route("viewcampaign/export", "routes/viewcampaign.export.ts"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
