@@ -40,6 +40,14 @@ export default [
     route("welcome/success", "routes/welcome.success.tsx"),
     route("welcome/incomplete", "routes/welcome.incomplete.tsx"),
     route("termsupdated", "routes/termsupdated.tsx"),
+    // billing: the plan, changing it, and the return from a bank's 3-D Secure page
+    route("subscription", "routes/subscription.tsx"),
+    route("subscription/confirm/:paymentId", "routes/subscription.confirm.$paymentId.tsx"),
+    route("changesubscription", "routes/changesubscription.tsx"), // Administrator only
+    route("subscription/cancel", "routes/subscription.cancel.tsx"), // Administrator only
+    route("paymenthistory", "routes/paymenthistory.tsx"), // Administrator only
+    route("paymenthistory/:invoiceNumber/invoice.pdf", "routes/paymenthistory.invoice.ts"),
+    route("referral", "routes/referral.tsx"),
     // campaigns: the list, choosing a type, each type's create and edit page, the results and their CSV
     route("campaigns", "routes/campaigns.tsx"),
     route("newcampaign", "routes/newcampaign.tsx"),
@@ -105,12 +113,23 @@ export default [
     route("campaigns", "routes/api/campaigns.ts"),
     route("campaigns/:id", "routes/api/campaigns.$id.ts"),
     route("campaigns/:id/end", "routes/api/campaigns.$id.end.ts"),
+    // billing
+    route("subscription", "routes/api/subscription.ts"),
+    route("subscription/change", "routes/api/subscription.change.ts"),
+    route("payments", "routes/api/payments.ts"),
+    route("payments/:invoiceNumber/invoice.pdf", "routes/api/payments.invoice.ts"),
     route("*", "routes/api/not-found.ts"), // "api/*": JSON 404 for unknown /api/ paths, ahead of the page catch-all
   ]),
   // --- provider webhooks (Twilio) ---
   route("webhooks/twilio/sms", "routes/webhooks/twilio.sms.ts"),
   route("webhooks/twilio/status", "routes/webhooks/twilio.status.ts"),
   route("webhooks/*", "routes/webhooks/not-found.ts"), // plain 404 for unknown webhook paths
+  // --- payment simulator (billing) ---
+  route("paymentsimulator", "routes/paymentsimulator.tsx"),
+  route("paymentsimulator/authenticate/:reference", "routes/paymentsimulator.authenticate.$reference.tsx"),
+  // --- email outbox (the embedded email provider's page) ---
+  route("outbox", "routes/outbox.tsx"),
+  route("outbox/:emailId/attachments/:index", "routes/outbox.attachment.ts"),
   // --- simulator (add routes here) ---
   route("simulator", "routes/simulator.tsx"),
   route("simulator/api/phones/:e164/messages", "routes/simulator-api/phone-messages.ts"),
