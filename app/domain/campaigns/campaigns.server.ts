@@ -823,6 +823,10 @@ export async function campaignFeedItems(db: Database, businessId: number, now: D
       Object.assign(item, { totalToday: t.today, totalYesterday: t.yesterday, totalMonth: t.month });
     }
     if (c.type === "PICKWINNERS") item.numberWinnersToPick = pickSettings(c).numberWinnersToPick;
+    if (isDated(c)) {
+      const u = await upcomingSends(db, c, now);
+      Object.assign(item, { totalMonth: u.thisMonth, ...(u.nextAt ? { nextSending: u.nextAt } : {}) });
+    }
     if (c.type === "CUSTOMEREXP") {
       const n = await npsFigures(db, c, now);
       Object.assign(item, { promoters: n.promoters, passives: n.passives, detractors: n.detractors, currentScore: n.currentScore ?? undefined, previousScore: n.previousScore ?? undefined });
