@@ -21,7 +21,7 @@ describe.each(["en-GB", "fr"])("server translations (%s)", (lng) => {
     const i18n = await serverI18n(lng);
     // The shared instance behind the object React i18next is handed, with i18next's own getFixedT.
     const instance = Object.getPrototypeOf(Object.getPrototypeOf(i18n)) as I18n;
-    expect(instance.getFixedT).toBeTypeOf("function");
+    expect(typeof instance.getFixedT).toBe("function");
     const fast = i18n.getFixedT(lng, "translation");
     const own = instance.getFixedT(lng, "translation");
     const keys = keysOf((resources as Record<string, unknown>)[lng]).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, ""));
