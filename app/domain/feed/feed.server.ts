@@ -64,7 +64,7 @@ export async function getFeed(db: Database, user: { userId: number; businessId: 
   // UNREADMESSAGES (conversations): the count of unread texts and the newest one.
   const unreadTotalNow = unreadItem ? await unreadTotal(db, user.businessId, now) : 0;
   if (unreadTotalNow > 0) {
-    const [latest] = await getUnreadMessages(db, user.businessId, now);
+    const [latest] = await getUnreadMessages(db, user.businessId, now, 1);
     items.push({ type: "UNREADMESSAGES", id: "unread", name: latest?.fullName || latest?.phoneNumber, totalReceived: unreadTotalNow, messageText: latest?.messageText, lastInteraction: latest?.issueDate });
   }
   // Group messages (BROADCASTMESSAGE), merged with the notices newest first; help stays on top.

@@ -16,9 +16,9 @@ export interface UnreadMessageSummary {
 /** Most summaries answered (the total is UNREADMESSAGESTOTAL). */
 export const UNREAD_LIST_MAX = 50;
 
-/** The business's unread direct messages, newest first (at most UNREAD_LIST_MAX). */
-export async function getUnreadMessages(db: Database, businessId: number, now: Date): Promise<UnreadMessageSummary[]> {
-  const rows = await unreadRows(db, businessId, now.toISOString());
+/** The business's unread direct messages, newest first (at most `limit`, UNREAD_LIST_MAX by default). */
+export async function getUnreadMessages(db: Database, businessId: number, now: Date, limit = UNREAD_LIST_MAX): Promise<UnreadMessageSummary[]> {
+  const rows = await unreadRows(db, businessId, now.toISOString(), Math.max(1, Math.min(limit, UNREAD_LIST_MAX)));
   return rows.map((r) => ({
     fullName: displayName(r),
     phoneNumber: r.phone,
@@ -29,7 +29,7 @@ export async function getUnreadMessages(db: Database, businessId: number, now: D
 }
 
 /** Read for every home page and unread poll: compiled once. */
-const unreadRows = compiledQuery((db: Database, businessId: number, now: string) =>
+const unreadRows = compiledQuery((db: Database, businessId: number, now: string, limit: number) =>
   db
     .selectFrom("conversations as c")
     .innerJoin("members as m", "m.id", "c.member_id")
@@ -46,5 +46,5 @@ const unreadRows = compiledQuery((db: Database, businessId: number, now: string)
     .where((eb) => isUnreadNow(eb, now))
     .orderBy("c.last_message_at", "desc")
     .orderBy("c.id", "desc")
-    .limit(UNREAD_LIST_MAX),
+    .limit(limit),
 );
