@@ -4,9 +4,11 @@
 // routes handed to the static router (one object and component wrapper per route of the app), the
 // static router's data routes made from them, and the inline manifest of the routes a page may reach
 // (found by matching the page's parent paths against every route, then written out as JSON). On the
-// signed-in home page that was about a twentieth of the server's CPU. This plugin makes React Router
-// keep each of them once made: the routes by the build's manifest, the data routes by those routes, the
-// inline manifest by the page's path and matched routes (a bounded map).
+// signed-in home page that was about a tenth of the server's CPU, with the route matching (each path
+// tried against every branch, twice a request) and a copy of the request for each loader. This plugin
+// makes React Router keep each of them once made: the routes by the build's manifest, the data routes by
+// those routes, the inline manifest by the page's path and matched routes, which branch a path matches
+// (bounded maps); and it hands a loader the request itself when the copy would be the same request.
 //
 // It applies to the server bundle only, where React Router is bundled (`ssr.noExternal` in
 // vite.config.ts) so that the app and `@react-router/express` share the one patched copy. Each change
@@ -44,6 +46,26 @@ function __sameModules(a, b) {
   if (keys.length !== Object.keys(b).length) return false;
   for (let key of keys) if (a[key] !== b[key]) return false;
   return true;
+}
+`,
+    },
+  ],
+  // lib/server-runtime/data.ts: every loader and action is handed a copy of the request without the
+  // `index` and `_routes` search parameters, a new URL and a new Request each time (three loaders on a
+  // page: six Requests). A request without a query string and without a body has nothing to strip, and
+  // its copy would be the same request: it is handed over as it is.
+  stripIndexParam: [
+    {
+      find: "function stripIndexParam(request) {\n  let url = new URL(request.url);",
+      replace: "function stripIndexParam(request) {\n  if (__nothingToStrip(request)) return request;\n  let url = new URL(request.url);",
+      append: "",
+    },
+    {
+      find: "function stripRoutesParam(request) {\n  let url = new URL(request.url);",
+      replace: "function stripRoutesParam(request) {\n  if (__nothingToStrip(request)) return request;\n  let url = new URL(request.url);",
+      append: `
+function __nothingToStrip(request) {
+  return request.body === null && !request.url.includes("?");
 }
 `,
     },
@@ -115,6 +137,7 @@ function __keptPartialManifestJson(manifest, router) {
 /** Which of React Router's files holds each group of patches: the one that defines the function. */
 const HOLDERS: Record<string, RegExp> = {
   ServerRouter: /\nfunction ServerRouter\(\{/,
+  stripIndexParam: /\nfunction stripIndexParam\(request\) \{/,
   createStaticRouter: /\nfunction createStaticRouter\(routes, context, opts = \{\}\) \{/,
 };
 

@@ -16,6 +16,8 @@ describe("the build-time React Router patch", () => {
       .map((f) => run(fs.readFileSync(path.join(dist, f), "utf8"), path.join(dist, f))?.code ?? "")
       .join("\n");
     expect(out).toContain("let routes = __keptServerRoutes(");
+    expect(out).toContain("function stripIndexParam(request) {\n  if (__nothingToStrip(request)) return request;");
+    expect(out).toContain("function stripRoutesParam(request) {\n  if (__nothingToStrip(request)) return request;");
     expect(out).toContain("let { manifest, dataRoutes } = __keptStaticDataRoutes(routes);");
     expect(out).toContain("if (precomputedBranches) return __firstMatchingBranch(");
     expect(out).toContain("window.__reactRouterManifest = ${__keptPartialManifestJson(manifest, router)};");
