@@ -205,7 +205,7 @@ export interface NumberPaceTable {
   tat_ms: number | string;
 }
 
-export interface DB extends PipelineTables, GroupTables, AttributeTables {
+export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables {
   businesses: BusinessesTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -459,3 +459,103 @@ export interface AttributeTables {
 }
 
 export type Attribute = Selectable<AttributesTable>;
+
+// ---- Campaigns (migration 20261128000000_campaigns, decision record 008) ----
+
+export interface CampaignsTable {
+  id: Generated<number>;
+  business_id: number;
+  type: string;
+  kind: "ONETIME" | "ONGOING";
+  name: string;
+  keyword: string | null;
+  message_text: string | null;
+  thank_you_text: string | null;
+  group_id: number | null;
+  issue_at: string;
+  close_at: string | null;
+  status: "SCHEDULED" | "LIVE" | "ONGOING" | "SUSPENDED" | "FAILED" | "ENDED";
+  error_code: string | null;
+  version: Generated<number>;
+  /** JSON: the type's own settings. */
+  settings: string;
+  public_ref: string;
+  result_group_id: number | null;
+  seed_hash: string | null;
+  seed: string | null;
+  issued_at: string | null;
+  ended_at: string | null;
+  idempotency_key: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CampaignFiresTable {
+  id: Generated<number>;
+  business_id: number;
+  campaign_id: number;
+  /** 0 for a step of the whole campaign. */
+  member_id: number;
+  step: string;
+  occurrence: Generated<string>;
+  fire_at: string;
+  version: number;
+  status: "DUE" | "DONE" | "SKIPPED" | "CANCELLED";
+  reason: string | null;
+  message_id: number | null;
+  created_at: string;
+  done_at: string | null;
+}
+
+export interface CampaignWaitsTable {
+  id: Generated<number>;
+  business_id: number;
+  campaign_id: number;
+  member_id: number;
+  status: "OPEN" | "ANSWERED" | "CLOSED";
+  helped: Generated<number>;
+  opened_at: string;
+  closes_at: string | null;
+}
+
+export interface CampaignResponsesTable {
+  id: Generated<number>;
+  business_id: number;
+  campaign_id: number;
+  member_id: number | null;
+  phone: string;
+  step: string;
+  answer: string | null;
+  raw: string;
+  inbound_id: number | null;
+  party_size: Generated<number>;
+  is_current: Generated<number>;
+  created_at: string;
+}
+
+export interface CampaignAnswerCountsTable {
+  campaign_id: number;
+  answer: string;
+  total: number;
+  places: Generated<number>;
+}
+
+export interface CampaignWinnersTable {
+  campaign_id: number;
+  business_id: number;
+  member_id: number;
+  rank: number;
+  drawn_at: string;
+}
+
+export interface CampaignTables {
+  campaigns: CampaignsTable;
+  campaign_fires: CampaignFiresTable;
+  campaign_waits: CampaignWaitsTable;
+  campaign_responses: CampaignResponsesTable;
+  campaign_answer_counts: CampaignAnswerCountsTable;
+  campaign_winners: CampaignWinnersTable;
+}
+
+export type CampaignRow = Selectable<CampaignsTable>;

@@ -20,6 +20,7 @@ import * as m20261125000000 from "./20261125000000_conversations_snoozed_idx";
 import * as m20261126000000 from "./20261126000000_session_last_seen";
 import * as m20261127000000 from "./20261127000000_member_name_asked";
 import * as m20261127000100 from "./20261127000100_conversations_business_snoozed_idx";
+import * as m20261128000000 from "./20261128000000_campaigns";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   "20261126000000_session_last_seen": m20261126000000,
   "20261127000000_member_name_asked": m20261127000000,
   "20261127000100_conversations_business_snoozed_idx": m20261127000100,
+  "20261128000000_campaigns": m20261128000000,
 };

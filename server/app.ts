@@ -15,6 +15,7 @@ import { configureToastCookie } from "~/lib/toast.server";
 import { hasBadPath, isMachinePath, methodNotAllowedAnswer, notFoundAnswer, pickLocale, ROUTER_METHODS } from "~/lib/early-answers.server";
 import { createSmsProvider } from "~/providers/sms/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
+import { workerRounds } from "~/domain/jobs/index.server";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { handleSmsWebhook, handleStatusWebhook } from "./webhooks";
 import { MAX_WEBHOOK_BYTES, type RawWebhook, type WebhookAnswer } from "~/lib/webhook.server";
@@ -144,7 +145,7 @@ export async function createApp(env: Record<string, string | undefined> = proces
     }),
   );
   // The durable outbound pipeline's worker runs inside the web process unless RUN_WORKER=false.
-  const worker = config.runWorker ? new OutboundWorker(deps) : null;
+  const worker = config.runWorker ? new OutboundWorker(deps, { rounds: workerRounds(deps) }) : null;
   worker?.start();
   const handleWebhook = (req: IncomingMessage, res: ServerResponse): boolean => {
     const q = req.url?.indexOf("?") ?? -1;
@@ -233,7 +234,8 @@ export async function runWorker(env: Record<string, string | undefined> = proces
   const db = createDb(config.databaseUrl);
   await migrateToLatest(db, { schema: pgSchemaOf(config.databaseUrl) });
   const now = () => new Date();
-  const worker = new OutboundWorker({ db, config, sms: createSmsProvider(config, db, now), now });
+  const workerDeps = { db, config, sms: createSmsProvider(config, db, now), now };
+  const worker = new OutboundWorker(workerDeps, { rounds: workerRounds(workerDeps) });
   worker.start();
   let stopped: Promise<void> | null = null;
   return {

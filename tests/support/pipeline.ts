@@ -3,6 +3,7 @@
 import type { Database } from "#db/index";
 import { newMemberRef } from "~/domain/members/core.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
+import { workerRounds } from "~/domain/jobs/index.server";
 import type { MessagingSettings } from "~/domain/messaging/send.server";
 import { SimulatorSmsProvider, setSimSetting } from "~/providers/sms/simulator.server";
 import type { MemberStatus } from "#db/types";
@@ -101,4 +102,14 @@ export async function deliverQueued(db: Database): Promise<void> {
   const later = () => new Date("2100-01-01T12:00:00.000Z");
   const sms = new SimulatorSmsProvider(db, later);
   await new OutboundWorker({ db, sms, now: later, config: { messaging: TEST_SETTINGS } }).drain();
+}
+
+/**
+ * A worker that also runs the background rounds (campaign fires…), with the pipeline's pauses given:
+ * `sendDelaySeconds` for group and campaign texts, 5 s for replies.
+ */
+export function makeFullWorker(db: Database, clock: Clock, sendDelaySeconds = 0) {
+  const sms = new SimulatorSmsProvider(db, clock.now);
+  const config = { messaging: { ...TEST_SETTINGS, sendDelaySeconds, dmSendDelaySeconds: 5 } };
+  return new OutboundWorker({ db, sms, now: clock.now, config }, { rounds: workerRounds({ db, now: clock.now, config }) });
 }

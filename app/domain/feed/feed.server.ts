@@ -5,37 +5,10 @@ import { compiledQuery } from "#db/compiled";
 import { unreadTotal } from "~/domain/conversations/conversations.server";
 import { getUnreadMessages } from "~/domain/messaging/unread.server";
 import { broadcastFeedItems } from "~/domain/group-messages/group-messages.server";
+import { campaignFeedItems } from "~/domain/campaigns/campaigns.server";
 
-export type FeedItemType =
-  | "UNREADMESSAGES" | "INFO" | "HELPCENTRE" | "CHATSESSION" | "BROADCASTMESSAGE" | "ONEQUESTION" | "POLL"
-  | "INVITATION" | "BOUNCEBACK" | "REMINDER" | "BIRTHDAYGREETING" | "CUSTOMEREXP" | "CHECKIN" | "POSTREGISTRATION" | "PICKWINNERS";
-
-export interface FeedItem {
-  type: FeedItemType;
-  id: string;
-  name?: string;
-  status?: string;
-  messageText?: string;
-  contactGroupId?: number;
-  contactGroupName?: string;
-  contactGroupCount?: number;
-  totalSent?: number;
-  totalReceived?: number;
-  totalToday?: number;
-  totalYesterday?: number;
-  totalMonth?: number;
-  lastInteraction?: string;
-  nextSending?: string;
-  closeDate?: string;
-  numberWinnersToPick?: number;
-  responses?: { response: string; total: number }[];
-  errorMessage?: string;
-  promoters?: number;
-  passives?: number;
-  detractors?: number;
-  currentScore?: number;
-  previousScore?: number;
-}
+export type { FeedItem, FeedItemType } from "./feed-item";
+import type { FeedItem } from "./feed-item";
 
 export const QUICK_START_SECTION = "quickStart";
 
@@ -69,6 +42,8 @@ export async function getFeed(db: Database, user: { userId: number; businessId: 
   }
   // Group messages (BROADCASTMESSAGE), merged with the notices newest first; help stays on top.
   items.push(...(await broadcastFeedItems(db, user.businessId)));
+  // Campaigns (ONEQUESTION, POLL, INVITATION, BOUNCEBACK, PICKWINNERS…).
+  items.push(...(await campaignFeedItems(db, user.businessId, now)));
   const top = items.filter((i) => i.type === "HELPCENTRE");
   const rest = items.filter((i) => i.type !== "HELPCENTRE").sort((a, b) => (b.lastInteraction ?? "").localeCompare(a.lastInteraction ?? ""));
   return [...top, ...rest];

@@ -47,7 +47,17 @@ export interface RouteContext {
   words: string[];
   /** What each handler's `preload` returned for this batch, by handler name. */
   preloaded: ReadonlyMap<string, unknown>;
+  /** The pipeline's pauses and public address, for handlers that queue texts of their own (campaign replies). */
+  pipeline: PipelineSettings;
 }
+
+export interface PipelineSettings {
+  sendDelaySeconds: number;
+  dmSendDelaySeconds?: number;
+  publicUrl?: string;
+}
+
+export const DEFAULT_PIPELINE_SETTINGS: PipelineSettings = { sendDelaySeconds: 60, dmSendDelaySeconds: 5 };
 
 export interface RouteResult {
   kind: InboundKind;
@@ -70,7 +80,15 @@ export interface InboundRouter {
   /** The handlers in the order they are asked. */
   readonly handlers: readonly InboundHandler[];
   preload(trx: Db, texts: readonly InboundText[], businesses: ReadonlyMap<number, RouterBusiness>): Promise<Map<string, unknown>>;
-  route(trx: Db, now: Date, text: InboundText, business: RouterBusiness, member: Member | undefined, preloaded: ReadonlyMap<string, unknown>): Promise<RouteResult>;
+  route(
+    trx: Db,
+    now: Date,
+    text: InboundText,
+    business: RouterBusiness,
+    member: Member | undefined,
+    preloaded: ReadonlyMap<string, unknown>,
+    pipeline?: PipelineSettings,
+  ): Promise<RouteResult>;
 }
 
 /**
@@ -92,8 +110,8 @@ export function createRouter(stages: {
       for (const h of handlers) if (h.preload) out.set(h.name, await h.preload(trx, texts, businesses));
       return out;
     },
-    async route(trx, now, text, business, member, preloaded) {
-      const ctx: RouteContext = { trx, now, text, business, member, compliance: classifyCompliance(text.body), words: keywordTokens(text.body), preloaded };
+    async route(trx, now, text, business, member, preloaded, pipeline = DEFAULT_PIPELINE_SETTINGS) {
+      const ctx: RouteContext = { trx, now, text, business, member, compliance: classifyCompliance(text.body), words: keywordTokens(text.body), preloaded, pipeline };
       for (const h of handlers) {
         const result = await h.handle(ctx);
         if (result) return result;

@@ -15,7 +15,7 @@ import type { DB, Member } from "#db/types";
 import { isPostgresDb } from "#db/index";
 import { skipLocked } from "#db/claim";
 import { findMemberByPhone } from "~/domain/members/core.server";
-import { inboundRouter, type InboundKind, type RouteResult, type RouterBusiness } from "~/domain/inbound/index.server";
+import { inboundRouter, type InboundKind, type PipelineSettings, type RouteResult, type RouterBusiness } from "~/domain/inbound/index.server";
 
 type Db = Kysely<DB>;
 
@@ -36,6 +36,14 @@ export function keywordOf(body: string): string | null {
 interface InboundDeps {
   db: Db;
   now: () => Date;
+  /** The pipeline's pauses, for replies the router's handlers queue (campaign thank-yous); defaults otherwise. */
+  config?: { messaging: { sendDelaySeconds?: number; dmSendDelaySeconds?: number }; publicUrl?: string };
+}
+
+function pipelineSettings(deps: InboundDeps): PipelineSettings | undefined {
+  const m = deps.config?.messaging;
+  if (!m || m.sendDelaySeconds === undefined) return undefined;
+  return { sendDelaySeconds: m.sendDelaySeconds, dmSendDelaySeconds: m.dmSendDelaySeconds, publicUrl: deps.config?.publicUrl };
 }
 
 /** Processes up to `limit` unprocessed inbound texts. Returns how many were handled. */
@@ -50,7 +58,7 @@ export async function processInbound(deps: InboundDeps, limit = 100): Promise<nu
       // and members up in one query each, handle them, record their kinds grouped, commit once.
       n = await deps.db.transaction().execute(async (trx) => {
         claimed = await claimBatch(trx, now, Math.min(INBOUND_BATCH, limit - handled));
-        if (claimed.length) await handleBatch(trx, now, claimed);
+        if (claimed.length) await handleBatch(trx, now, claimed, pipelineSettings(deps));
         return claimed.length;
       });
     } catch (error) {
@@ -122,7 +130,7 @@ export async function processOne(deps: InboundDeps, inboundId: number): Promise<
     if (!business) return true;
     const member = await findMemberByPhone(trx, business.id, row.from_number);
     const preloaded = await inboundRouter.preload(trx, [row], new Map([[business.id, business]]));
-    const outcome = await inboundRouter.route(trx, now, row, business, member, preloaded);
+    const outcome = await inboundRouter.route(trx, now, row, business, member, preloaded, pipelineSettings(deps));
     await recordOutcomes(trx, [[row.id, outcome]]);
     return true;
   });
@@ -194,7 +202,7 @@ async function claimBatch(trx: Db, now: Date, limit: number): Promise<ClaimedTex
 }
 
 /** Handles claimed texts (at most one per phone and business) inside the caller's transaction. */
-async function handleBatch(trx: Db, now: Date, rows: ClaimedText[]): Promise<void> {
+async function handleBatch(trx: Db, now: Date, rows: ClaimedText[], pipeline?: PipelineSettings): Promise<void> {
   const businessIds = [...new Set(rows.map((r) => r.business_id))];
   const businesses = new Map<number, BusinessRow>();
   for (const b of await trx.selectFrom("businesses").select(BUSINESS_COLUMNS).where("id", "in", businessIds).execute()) businesses.set(b.id, b);
@@ -209,7 +217,7 @@ async function handleBatch(trx: Db, now: Date, rows: ClaimedText[]): Promise<voi
   for (const row of rows) {
     const business = businesses.get(row.business_id);
     if (!business) continue;
-    outcomes.push([row.id, await inboundRouter.route(trx, now, row, business, members.get(`${business.id}:${row.from_number}`), preloaded)]);
+    outcomes.push([row.id, await inboundRouter.route(trx, now, row, business, members.get(`${business.id}:${row.from_number}`), preloaded, pipeline)]);
   }
   await recordOutcomes(trx, outcomes);
 }

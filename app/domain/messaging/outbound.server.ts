@@ -85,6 +85,11 @@ export interface EnqueueInput {
   createdBy?: number | null;
   /** System texts only: a sender other than the business's own number (the platform's system sender). */
   fromPhone?: string | null;
+  /**
+   * An answer to a member's own text (a campaign's thank-you or automatic reply): the short direct-message pause,
+   * first in the queue, and no quiet hours, since the member has just written.
+   */
+  reply?: boolean;
 }
 
 export interface CreatedMessage {
@@ -287,7 +292,11 @@ export async function enqueueMessage(trx: Db, input: EnqueueInput, env: Pipeline
   // Marketing texts always offer a way to stop; the line is part of what is stored, counted and sent.
   const body = validateBody(input.kind === "GROUP" || input.kind === "CAMPAIGN" ? withOptOutLine(input.body, business.locale).body : input.body);
   const template = compileTemplate(body);
-  const t = timing(input.kind, now, delayFor(input.kind, env), input.sendAt);
+  const t = timing(input.kind, now, delayFor(input.reply ? "DM" : input.kind, env), input.sendAt);
+  if (input.reply) {
+    t.priority = 0;
+    t.quiet = false;
+  }
   if ("memberIds" in audience && !audience.memberIds.length) throw new AppError("BR026");
   if (input.kind === "DM") {
     if (!("memberIds" in audience) || audience.memberIds.length !== 1) throw new AppError("BR025");

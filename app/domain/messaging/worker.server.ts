@@ -28,6 +28,7 @@ import {
 import { processInbound } from "./inbound-processing.server";
 import { wakeDueSnoozed } from "~/domain/conversations/conversations.server";
 import { NumberPacer } from "./pacing.server";
+import type { WorkerRound } from "~/domain/jobs/round";
 
 type Db = Kysely<DB>;
 
@@ -35,7 +36,7 @@ export interface WorkerDeps {
   db: Db;
   sms: SmsProvider;
   now: () => Date;
-  config: { messaging: MessagingSettings; publicUrl?: string };
+  config: { messaging: MessagingSettings & { sendDelaySeconds?: number; dmSendDelaySeconds?: number }; publicUrl?: string };
 }
 
 export function newWorkerId(): string {
@@ -144,6 +145,8 @@ export interface TickResult {
   recovered: number;
   sent: number;
   inbound: number;
+  /** Items handled by the other rounds. */
+  other: number;
 }
 
 /** One round of work: recovery, one claimed batch, inbound texts. */
@@ -154,9 +157,13 @@ export class OutboundWorker {
   private readonly wakers = new Set<() => void>();
   private loop: Promise<void> | null = null;
 
-  constructor(private readonly deps: WorkerDeps, options: { id?: string } = {}) {
+  /** Other rounds of background work (campaign fires, emails…), each run in a loop of its own by start(). */
+  private readonly rounds: readonly WorkerRound[];
+
+  constructor(private readonly deps: WorkerDeps, options: { id?: string; rounds?: readonly WorkerRound[] } = {}) {
     this.id = options.id ?? newWorkerId();
     this.pacer = new NumberPacer(deps.db, deps.config.messaging.ratePerSecond);
+    this.rounds = options.rounds ?? [];
   }
 
   /** Recovery of expired leases, then one claimed batch sent (paced per number). */
@@ -187,14 +194,16 @@ export class OutboundWorker {
   async tick(): Promise<TickResult> {
     const { recovered, sent } = await this.sendRound();
     const inbound = await this.inboundRound();
-    return { recovered, sent, inbound };
+    let other = 0;
+    for (const round of this.rounds) other += await round.run();
+    return { recovered, sent, inbound, other };
   }
 
   /** Works until nothing is due (tests, benchmarks). */
   async drain(maxRounds = 100_000): Promise<void> {
     for (let i = 0; i < maxRounds; i++) {
       const r = await this.tick();
-      if (!r.recovered && !r.sent && !r.inbound) return;
+      if (!r.recovered && !r.sent && !r.inbound && !r.other) return;
     }
   }
 
@@ -222,6 +231,7 @@ export class OutboundWorker {
         return r.recovered + r.sent;
       }),
       run(() => this.inboundRound()),
+      ...this.rounds.map((round) => run(() => round.run())),
     ]).then(() => undefined);
   }
 

@@ -1,5 +1,4 @@
-// Stats: one number per type. The campaign types answer 0 until campaigns exist; they are listed so
-// the API is stable.
+// Stats: one number per type (spec section 7).
 import { sql } from "kysely";
 import type { Database } from "#db/index";
 import { compiledQuery } from "#db/compiled";
@@ -7,6 +6,7 @@ import { wallClock, wallClockToUtc } from "~/lib/uk-time";
 import { getBusiness, planOf } from "~/domain/accounts/status.server";
 import { unreadForMember, unreadTotal } from "~/domain/conversations/conversations.server";
 import { countPendingGroupMessages } from "~/domain/group-messages/group-messages.server";
+import { countLiveCampaigns, memberCampaignInteractions } from "~/domain/campaigns/campaigns.server";
 
 export const STAT_TYPES = [
   "MESSAGECREDITSUSED",
@@ -55,9 +55,12 @@ export async function getStat(db: Database, businessId: number, type: StatType, 
     case "CONTACTGROUPPENDINGMESSAGESTOTAL":
       // Scheduled or sending-soon group messages, for one group (contactGroupId) or all.
       return countPendingGroupMessages(db, businessId, _params.contactGroupId);
-    default:
-      // CAMPAIGNSTOTAL and CONTACTCAMPAIGNINTERACTIONTOTAL: campaigns are not built yet, so there are none.
-      return 0;
+    case "CAMPAIGNSTOTAL":
+      // Campaigns live or ongoing now (the live-campaigns tile).
+      return countLiveCampaigns(db, businessId);
+    case "CONTACTCAMPAIGNINTERACTIONTOTAL":
+      // A member's answers, keyword texts and entries across campaigns.
+      return _params.contactId ? memberCampaignInteractions(db, businessId, _params.contactId) : 0;
   }
 }
 
