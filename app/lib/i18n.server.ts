@@ -44,6 +44,20 @@ const MAX_REMEMBERED = 5000;
 type FixedT = (key: unknown, opts?: unknown, ...rest: unknown[]) => unknown;
 
 /**
+ * A map key for a translation with options whose values are all strings, numbers or booleans (each with its
+ * type: a count of 3 and a name "3" translate differently); null when any value is something else.
+ */
+function optionsKey(key: string, opts: object): string | null {
+  let out = `${key}\u0000`;
+  for (const [name, value] of Object.entries(opts)) {
+    const type = typeof value;
+    if (type !== "string" && type !== "number" && type !== "boolean") return null;
+    out += `${name}\u0001${type[0]}${String(value)}\u0002`;
+  }
+  return out;
+}
+
+/**
  * The instance behind an object whose `getFixedT` (which React i18next calls for every component that
  * translates) gives a cheaper `t`. On the server a language's resources never change, so a key asked
  * for without options always gives the same text: it is remembered after the first time. A key with
@@ -74,8 +88,17 @@ function withRememberedTranslations(instance: I18n): I18n {
         return text;
       }
       if (typeof opts === "object" && opts !== null && (opts as { keyPrefix?: unknown }).keyPrefix === undefined) {
-        const o = opts as { lng?: unknown; ns?: unknown };
-        return instance.t(key, { ...opts, lng: o.lng || lng, ns: o.ns || ns } as never);
+        // The same key with the same plain values (a count, a name) gives the same text too.
+        const memo = optionsKey(key, opts);
+        let text = memo === null ? undefined : known.get(memo);
+        if (text === undefined) {
+          const o = opts as { lng?: unknown; ns?: unknown };
+          const made = instance.t(key, { ...opts, lng: o.lng || lng, ns: o.ns || ns } as never) as unknown;
+          if (memo === null || typeof made !== "string") return made;
+          if (known.size >= MAX_REMEMBERED) known.clear();
+          known.set(memo, (text = made));
+        }
+        return text;
       }
       return own(key, opts);
     };

@@ -31,6 +31,9 @@ describe.each(["en-GB", "fr"])("server translations (%s)", (lng) => {
       expect(fast(key)).toBe(own(key));
       expect(fast(key)).toBe(own(key));
       expect(fast(key, options)).toBe(own(key, options));
+      expect(fast(key, options)).toBe(own(key, options));
+      expect(fast(key, { ...options, count: 1, name: "Bo" })).toBe(own(key, { ...options, count: 1, name: "Bo" }));
+      expect(fast(key, { ...options, count: "1" })).toBe(own(key, { ...options, count: "1" }));
     }
     // A key that is not there comes back as itself, every time.
     expect(fast("no.such.key")).toBe("no.such.key");
