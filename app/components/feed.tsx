@@ -1,5 +1,6 @@
 // Feed panels on the home screen: quick-start help (with Hide), information notices, unread
-// messages, and a plain card for the activity types that later features add. Display rules:
+// messages, group messages, campaigns (campaign-panels.tsx), and a plain card for the activity types that later
+// features add. Display rules:
 // message text cut at 70 characters, dates as "21 November, 14:05" in UK time.
 import { useTranslation } from "react-i18next";
 import { Link, useFetcher } from "react-router";
@@ -11,6 +12,7 @@ import { formatLongDate } from "~/lib/uk-time";
 import type { UnreadSummary } from "~/domain/home/home.server";
 import { BroadcastPanel } from "~/components/broadcast-panel";
 import { useHasScreen } from "~/components/app-shell";
+import { CampaignPanel, isCampaignFeedItem } from "~/components/campaign-panels";
 
 export const HIDE_QUICK_START = "hideQuickStart";
 
@@ -157,6 +159,8 @@ export function FeedList({ items }: { items: FeedItem[] }) {
           <InfoPanel key={item.id} item={item} />
         ) : item.type === "BROADCASTMESSAGE" ? (
           <BroadcastPanel key={item.id} item={item} />
+        ) : isCampaignFeedItem(item) ? (
+          <CampaignPanel key={item.id} item={item} />
         ) : (
           <ActivityPanel key={item.id} item={item} />
         ),

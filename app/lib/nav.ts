@@ -32,7 +32,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
     place: "bar",
     section: ["/contactgroup", "/smartgroup", "/newgroupmessage", "/groupmessage", "/allgroupmessages"],
   },
-  { id: "campaigns", to: "/campaigns", icon: "campaign", place: "bar", section: ["/newcampaign", "/viewcampaign"] },
+  {
+    id: "campaigns",
+    to: "/campaigns",
+    icon: "campaign",
+    place: "bar",
+    section: ["/newcampaign", "/viewcampaign", "/bounceback", "/onequestion", "/quickpoll", "/invitation", "/pickwinners"],
+  },
   { id: "account", to: "/myaccount", icon: "user", place: "more", section: ["/manageintegrations"] },
   { id: "joinUs", to: "/joinus", icon: "qr", place: "more" },
   { id: "plan", to: "/subscription", icon: "card", place: "more", section: ["/paymenthistory", "/changesubscription"], permission: "subscription:change" },
@@ -44,7 +50,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
  * Screens linked from other places than the navigation (the home page) that may not exist yet.
  * Their links are only drawn once the route exists.
  */
-export const LINKED_SCREENS = ["/subscription", "/campaigns", "/newcampaign", "/helpcentre/getstarted"] as const;
+export const LINKED_SCREENS = ["/subscription", "/campaigns", "/newcampaign", "/viewcampaign", "/helpcentre/getstarted", "/checkinqrcode", "/customerexpqrcode", "/checkinexport"] as const;
 
 /** Every path whose existence the shell checks. */
 export const CHECKED_SCREENS: readonly string[] = [...new Set([...NAV_ITEMS.map((i) => i.to), ...LINKED_SCREENS])];

@@ -1,0 +1,147 @@
+// A quick poll in a real browser, JavaScript on and off: the demo owner creates a poll to every subscriber, three
+// members' phones get it from the simulator and vote by texting back (one changes its vote, which counts once,
+// for the new answer), and the results page and the home feed panel show the right counts. axe-core checks every
+// page visited.
+import Database from "better-sqlite3";
+import { expect, test, type Page } from "@playwright/test";
+import { DEMO, dbPath, expectAccessible, login, screenshots, simMessages } from "./support";
+
+function withDb<T>(fn: (db: Database.Database) => T): T {
+  const db = new Database(dbPath());
+  db.pragma("busy_timeout = 5000");
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** The demo business's subscribed members' phones, oldest first (the first three vote). */
+function subscribedPhones(): string[] {
+  return withDb((db) =>
+    (
+      db
+        .prepare("SELECT m.phone FROM members m JOIN businesses b ON b.id = m.business_id WHERE b.phone_number = ? AND m.status = 'SUBSCRIBED' ORDER BY m.id")
+        .all(DEMO.number) as { phone: string }[]
+    ).map((r) => r.phone),
+  );
+}
+
+/** Campaign texts wait for the morning in quiet hours; the spec must pass at any hour (as groupmessages.spec.ts). */
+function setQuietHours(hours: { start: string; end: string } | null): { start: string; end: string } {
+  return withDb((db) => {
+    const before = db.prepare("SELECT quiet_start AS start, quiet_end AS end FROM businesses WHERE phone_number = ?").get(DEMO.number) as { start: string; end: string };
+    const next = hours ?? { start: "00:00", end: "00:00" };
+    db.prepare("UPDATE businesses SET quiet_start = ?, quiet_end = ? WHERE phone_number = ?").run(next.start, next.end, DEMO.number);
+    return before;
+  });
+}
+
+/** A phone texts the demo business through the simulator. */
+async function text(page: Page, from: string, body: string): Promise<void> {
+  const res = await page.request.post("/simulator/api/inbound", { data: { from, to: DEMO.number, body } });
+  expect(res.status(), `simulator inbound from ${from}`).toBe(201);
+}
+
+interface PollDetail {
+  id: number;
+  status: string;
+  totalSent: number;
+  totalReceived: number;
+  responses: { response: string; total: number }[];
+}
+
+test.describe("campaigns", () => {
+  let quiet: { start: string; end: string } | null = null;
+  let campaignId: number | null = null;
+  test.beforeEach(() => {
+    quiet = setQuietHours(null);
+    campaignId = null;
+  });
+  test.afterEach(async ({ page }) => {
+    // End the poll so its open question never takes the members' texts in other specs.
+    if (campaignId !== null) await page.request.post(`/api/campaigns/${campaignId}/end`);
+    if (quiet) setQuietHours(quiet);
+  });
+
+  test("a quick poll to every subscriber: three phones vote, one changes its vote, results and home panel agree", async ({ page, javaScriptEnabled }, testInfo) => {
+    test.setTimeout(55_000);
+    const run = `${testInfo.project.name}-${Date.now().toString(36)}`;
+    const name = `Opening ${run}`.slice(0, 40);
+    const phones = subscribedPhones();
+    expect(phones.length, "the demo business has at least three subscribed members").toBeGreaterThanOrEqual(3);
+    const voters = phones.slice(0, 3);
+    await login(page, DEMO.email, DEMO.password);
+    await expect(page).toHaveURL(/\/$/);
+
+    // 1. The owner creates the poll, issued now, to all subscribers (the session cookie signs the API call).
+    const question = `Should we open on Sundays ${run}? Reply 1 Yes or 2 No`;
+    const created = await page.request.post("/api/campaigns", {
+      data: {
+        type: "POLL",
+        name,
+        contactGroupId: -1,
+        messageText: question,
+        responseOptions: ["Yes", "No"],
+        closeDate: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+      },
+      headers: { "Idempotency-Key": `e2e-${run}` },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const poll = (await created.json()) as PollDetail;
+    campaignId = poll.id;
+
+    // 2. Every voter's phone gets the question once.
+    for (const phone of voters) {
+      await expect
+        .poll(async () => (await simMessages(page, phone)).filter((m) => m.body.includes(run)).length, { timeout: 20_000, intervals: [500, 1000] })
+        .toBe(1);
+    }
+
+    // 3. They vote; the third changes its mind. Final: Yes 1, No 2.
+    await text(page, voters[0], "1");
+    await text(page, voters[1], "no");
+    await text(page, voters[2], "Yes");
+    await text(page, voters[2], "2");
+    const detailOf = async () => (await (await page.request.get(`/api/campaigns/${poll.id}`)).json()) as PollDetail;
+    await expect
+      .poll(async () => {
+        const d = await detailOf();
+        return { received: d.totalReceived, responses: d.responses };
+      }, { timeout: 15_000, intervals: [500, 1000] })
+      .toEqual({
+        received: 3,
+        responses: [
+          { response: "Yes", total: 1 },
+          { response: "No", total: 2 },
+        ],
+      });
+    const detail = await detailOf();
+    expect(detail.totalSent).toBe(phones.length);
+
+    // 4. The home feed panel: sent, replied, the top response and its share (text, with JavaScript on or off).
+    await page.goto("/");
+    const panel = page.locator("article.feed-campaign", { hasText: name });
+    await expect(panel).toHaveCount(1);
+    await expect(panel).toContainText(`Sent to ${phones.length} members`);
+    await expect(panel).toContainText("3 replied");
+    await expect(panel).toContainText("Top response: No (67%)");
+    await expect(panel).toContainText(/\d+ (DAYS|DAY|HOURS) left/);
+    if (javaScriptEnabled) await expect(panel.locator(".feed-chart svg")).toHaveCount(1);
+    else await expect(panel.locator(".feed-chart svg")).toHaveCount(0);
+    await expectAccessible(page, testInfo);
+    await panel.scrollIntoViewIfNeeded();
+    await screenshots(page, "home-campaign-panel", testInfo);
+
+    // 5. The results page, where it exists.
+    const results = await page.request.get(`/viewcampaign?id=${poll.id}`);
+    if (results.status() !== 404) {
+      await page.goto(`/viewcampaign?id=${poll.id}`);
+      const main = page.getByRole("main");
+      await expect(main).toContainText(name);
+      await expect(main.getByRole("row", { name: /Yes/ })).toContainText("1");
+      await expect(main.getByRole("row", { name: /No/ })).toContainText("2");
+      await expectAccessible(page, testInfo);
+    }
+  });
+});
