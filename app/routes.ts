@@ -40,6 +40,16 @@ export default [
     route("welcome/success", "routes/welcome.success.tsx"),
     route("welcome/incomplete", "routes/welcome.incomplete.tsx"),
     route("termsupdated", "routes/termsupdated.tsx"),
+    // campaigns: the list, choosing a type, each type's create and edit page, the results and their CSV
+    route("campaigns", "routes/campaigns.tsx"),
+    route("newcampaign", "routes/newcampaign.tsx"),
+    route("bounceback", "routes/bounceback.tsx"),
+    route("onequestion", "routes/onequestion.tsx"),
+    route("quickpoll", "routes/quickpoll.tsx"),
+    route("invitation", "routes/invitation.tsx"),
+    route("pickwinners", "routes/pickwinners.tsx"),
+    route("viewcampaign", "routes/viewcampaign.tsx"),
+    route("viewcampaign/export", "routes/viewcampaign.export.ts"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),

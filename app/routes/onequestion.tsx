@@ -1,0 +1,15 @@
+// /onequestion: create a campaign of type ONEQUESTION, or change it with ?id=N until anything has been sent (the form and its
+// rules are shared by every type: campaign-form.tsx and campaign-editor.server.ts).
+import { useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/onequestion";
+import { CampaignForm } from "~/components/campaign-form";
+import { campaignEditorAction, campaignEditorLoader } from "./campaign-editor.server";
+
+export const handle = { titleKey: "campaigns.types.ONEQUESTION.createTitle", descriptionKey: "campaigns.types.ONEQUESTION.lead", permission: "campaigns:manage" };
+
+export const loader = (args: Route.LoaderArgs) => campaignEditorLoader(args, "ONEQUESTION");
+export const action = (args: Route.ActionArgs) => campaignEditorAction(args, "ONEQUESTION");
+
+export default function CampaignPage() {
+  return <CampaignForm data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;
+}
