@@ -40,6 +40,14 @@ export default [
     route("welcome/success", "routes/welcome.success.tsx"),
     route("welcome/incomplete", "routes/welcome.incomplete.tsx"),
     route("termsupdated", "routes/termsupdated.tsx"),
+    // billing: the plan, changing it, and the return from a bank's 3-D Secure page
+    route("subscription", "routes/subscription.tsx"),
+    route("subscription/confirm/:paymentId", "routes/subscription.confirm.$paymentId.tsx"),
+    route("changesubscription", "routes/changesubscription.tsx"), // Administrator only
+    route("subscription/cancel", "routes/subscription.cancel.tsx"), // Administrator only
+    route("paymenthistory", "routes/paymenthistory.tsx"), // Administrator only
+    route("paymenthistory/:invoiceNumber/invoice.pdf", "routes/paymenthistory.invoice.ts"),
+    route("referral", "routes/referral.tsx"),
     // campaigns: the list, choosing a type, each type's create and edit page, the results and their CSV
     route("campaigns", "routes/campaigns.tsx"),
     route("newcampaign", "routes/newcampaign.tsx"),
@@ -48,8 +56,19 @@ export default [
     route("quickpoll", "routes/quickpoll.tsx"),
     route("invitation", "routes/invitation.tsx"),
     route("pickwinners", "routes/pickwinners.tsx"),
+    route("birthday", "routes/birthday.tsx"),
+    route("reminder", "routes/reminder.tsx"),
+    route("postregistration", "routes/postregistration.tsx"),
+    route("customerexp", "routes/customerexp.tsx"),
+    route("checkin", "routes/checkin.tsx"),
     route("viewcampaign", "routes/viewcampaign.tsx"),
     route("viewcampaign/export", "routes/viewcampaign.export.ts"),
+    // --- venue: campaign QR codes and the check-in export ---
+    route("checkinqrcode", "routes/checkinqrcode.tsx"),
+    route("checkinqrcode/download", "routes/checkinqrcode.download.ts"),
+    route("customerexpqrcode", "routes/customerexpqrcode.tsx"),
+    route("customerexpqrcode/download", "routes/customerexpqrcode.download.ts"),
+    route("checkinexport", "routes/checkinexport.tsx"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
@@ -65,7 +84,12 @@ export default [
     route("signup-form/:referralCode", "routes/signup-form.$referralCode.tsx"),
     route("forgotten-login", "routes/forgotten-login.tsx"),
     route("forgotten-login/verify", "routes/forgotten-login.verify.tsx"),
+    // --- venue: a visitor's check-out link and a shared export file ---
+    route("checkout/:ref", "routes/checkout.$ref.tsx"),
+    route("checkinshare/:fileRef", "routes/checkinshare.$fileRef.tsx"),
   ]),
+  // --- venue: a shared export file's CSV (public, behind its unguessable reference) ---
+  route("checkinshare/:fileRef/download", "routes/checkinshare.$fileRef.download.ts"),
   route("logout", "routes/logout.tsx"),
   route("invalid", "routes/invalid.tsx"),
   route("locales/:lng", "routes/locales.ts"),
@@ -89,12 +113,23 @@ export default [
     route("campaigns", "routes/api/campaigns.ts"),
     route("campaigns/:id", "routes/api/campaigns.$id.ts"),
     route("campaigns/:id/end", "routes/api/campaigns.$id.end.ts"),
+    // billing
+    route("subscription", "routes/api/subscription.ts"),
+    route("subscription/change", "routes/api/subscription.change.ts"),
+    route("payments", "routes/api/payments.ts"),
+    route("payments/:invoiceNumber/invoice.pdf", "routes/api/payments.invoice.ts"),
     route("*", "routes/api/not-found.ts"), // "api/*": JSON 404 for unknown /api/ paths, ahead of the page catch-all
   ]),
   // --- provider webhooks (Twilio) ---
   route("webhooks/twilio/sms", "routes/webhooks/twilio.sms.ts"),
   route("webhooks/twilio/status", "routes/webhooks/twilio.status.ts"),
   route("webhooks/*", "routes/webhooks/not-found.ts"), // plain 404 for unknown webhook paths
+  // --- payment simulator (billing) ---
+  route("paymentsimulator", "routes/paymentsimulator.tsx"),
+  route("paymentsimulator/authenticate/:reference", "routes/paymentsimulator.authenticate.$reference.tsx"),
+  // --- email outbox (the embedded email provider's page) ---
+  route("outbox", "routes/outbox.tsx"),
+  route("outbox/:emailId/attachments/:index", "routes/outbox.attachment.ts"),
   // --- simulator (add routes here) ---
   route("simulator", "routes/simulator.tsx"),
   route("simulator/api/phones/:e164/messages", "routes/simulator-api/phone-messages.ts"),

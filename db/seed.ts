@@ -47,6 +47,14 @@ export async function seedDemo(db: Database, now: Date, app: SeedApp): Promise<{
       })
       .returning("id")
       .executeTakeFirstOrThrow();
+    // The demo trial's credits as the ledger records them: 50 granted, 8 already spent.
+    await trx
+      .insertInto("credit_ledger")
+      .values([
+        { business_id: business.id, kind: "GRANT", pool: "TRIAL", credits: 50, reason: "trial", reference: null, created_at: at, grant_key: `trial:${business.id}` },
+        { business_id: business.id, kind: "CHARGE", pool: "TRIAL", credits: 8, reason: "send", reference: "demo", created_at: at },
+      ])
+      .execute();
     await trx
       .insertInto("users")
       .values({

@@ -27,6 +27,11 @@ export interface BusinessesTable {
   /** Quiet hours in UK local time, "HH:MM" (group and campaign texts wait for the end). */
   quiet_start: Generated<string>;
   quiet_end: Generated<string>;
+  /** After a failed renewal: sending stops at this moment unless the payment succeeds first. */
+  payment_grace_ends_at: Generated<string | null>;
+  /** The invoices' customer address and VAT number (optional). */
+  billing_address: Generated<string | null>;
+  billing_vat_number: Generated<string | null>;
 }
 
 export interface UsersTable {
@@ -72,7 +77,7 @@ export interface SignupsTable {
 
 export interface VerificationCodesTable {
   id: Generated<number>;
-  purpose: "SIGNUP" | "RESET" | "REJOIN";
+  purpose: "SIGNUP" | "RESET" | "REJOIN" | "CANCEL";
   subject: string;
   code_hash: string;
   attempts: Generated<number>;
@@ -160,12 +165,16 @@ export interface AdminAccessTokensTable {
 export interface CreditLedgerTable {
   id: Generated<number>;
   business_id: number;
-  kind: "CHARGE" | "REFUND";
+  kind: "GRANT" | "CHARGE" | "REFUND";
   pool: "TRIAL" | "ALLOWANCE";
   credits: number;
   reason: string;
   reference: string | null;
   created_at: string;
+  /** Set on a grant: the same grant is never recorded twice. */
+  grant_key: Generated<string | null>;
+  /** On an ALLOWANCE row: the allowance period (the business's allowance_period_start) it counts in. */
+  period: Generated<string | null>;
 }
 
 export interface InboundMessagesTable {
@@ -205,7 +214,7 @@ export interface NumberPaceTable {
   tat_ms: number | string;
 }
 
-export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables {
+export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables {
   businesses: BusinessesTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -514,6 +523,7 @@ export interface CampaignWaitsTable {
   campaign_id: number;
   member_id: number;
   status: "OPEN" | "ANSWERED" | "CLOSED";
+  step: Generated<string>;
   helped: Generated<number>;
   opened_at: string;
   closes_at: string | null;
@@ -549,6 +559,18 @@ export interface CampaignWinnersTable {
   drawn_at: string;
 }
 
+export interface CampaignCheckinsTable {
+  id: Generated<number>;
+  business_id: number;
+  campaign_id: number;
+  member_id: number | null;
+  phone: string;
+  ref: string;
+  source: "SMS" | "QR";
+  checked_in_at: string;
+  checked_out_at: string | null;
+}
+
 export interface CampaignTables {
   campaigns: CampaignsTable;
   campaign_fires: CampaignFiresTable;
@@ -556,6 +578,138 @@ export interface CampaignTables {
   campaign_responses: CampaignResponsesTable;
   campaign_answer_counts: CampaignAnswerCountsTable;
   campaign_winners: CampaignWinnersTable;
+  campaign_checkins: CampaignCheckinsTable;
 }
 
 export type CampaignRow = Selectable<CampaignsTable>;
+
+// --- Export files (built in the background, shared by an unguessable link) ---
+
+export type ExportFileStatus = "PENDING" | "CREATING" | "AVAILABLE" | "FAILED";
+
+export interface ExportFilesTable {
+  id: Generated<number>;
+  business_id: number;
+  campaign_id: number;
+  file_ref: string;
+  status: ExportFileStatus;
+  rows: number | null;
+  content: string | null;
+  error: string | null;
+  claimed_at: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface ExportFileTables {
+  export_files: ExportFilesTable;
+}
+// ---- Billing (subscriptions, payments, the payment simulator) ----
+
+export interface SubscriptionsTable {
+  id: Generated<number>;
+  business_id: number;
+  plan_id: string;
+  allowance: number;
+  price_pence: number;
+  status: "ACTIVE" | "PAYMENT_FAILED";
+  period_start: string;
+  period_end: string;
+  next_plan_id: string | null;
+  discount_percent: Generated<number>;
+  discount_ends_at: string | null;
+  payment_method: string | null;
+  card_label: string | null;
+  failed_at: string | null;
+  retry_at: string | null;
+  renewing_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type PaymentKind = "ACTIVATE" | "RENEWAL" | "INCREASE" | "MONTH_INCREASE";
+export type PaymentStatus = "PENDING" | "REQUIRES_ACTION" | "PAID" | "FAILED";
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  business_id: number;
+  kind: PaymentKind;
+  status: PaymentStatus;
+  idempotency_key: string;
+  description: string;
+  plan_id: string;
+  plan_price_pence: number;
+  allowance: number;
+  net_pence: number;
+  company_discount_pence: Generated<number>;
+  referral_discount_pence: Generated<number>;
+  credit_pence: Generated<number>;
+  vat_pence: number;
+  total_pence: number;
+  period_start: string;
+  period_end: string;
+  provider_ref: string | null;
+  action_url: string | null;
+  failure_code: string | null;
+  invoice_number: number | null;
+  customer_name: Generated<string | null>;
+  customer_address: Generated<string | null>;
+  customer_vat_number: Generated<string | null>;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface SimPaymentsTable {
+  id: Generated<number>;
+  business_id: number | null;
+  reference: string;
+  idempotency_key: string;
+  card: string;
+  amount_pence: number;
+  description: string;
+  status: "SUCCEEDED" | "DECLINED" | "REQUIRES_ACTION" | "ABANDONED";
+  created_at: string;
+}
+
+export interface EmailsTable {
+  id: Generated<number>;
+  business_id: number | null;
+  kind: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attachments: string | null;
+  status: "QUEUED" | "SENDING" | "SENT" | "FAILED";
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  provider: string | null;
+  provider_id: string | null;
+  error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface ReferralRewardsTable {
+  id: Generated<number>;
+  business_id: number;
+  referral_id: number;
+  role: "REFERRER" | "REFERRED";
+  amount_pence: number;
+  status: "AWARDED" | "REDEEMED";
+  payment_id: number | null;
+  created_at: string;
+  redeemed_at: string | null;
+}
+
+export interface BillingTables {
+  emails: EmailsTable;
+  referral_rewards: ReferralRewardsTable;
+  subscriptions: SubscriptionsTable;
+  payments: PaymentsTable;
+  sim_payments: SimPaymentsTable;
+}
+
+export type Subscription = Selectable<SubscriptionsTable>;
+export type Payment = Selectable<PaymentsTable>;

@@ -65,6 +65,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("campaign_id", idType, (c) => c.notNull().references("campaigns.id").onDelete("cascade"))
     .addColumn("member_id", idType, (c) => c.notNull().references("members.id").onDelete("cascade"))
     .addColumn("status", "text", (c) => c.notNull()) // OPEN | ANSWERED | CLOSED
+    .addColumn("step", "text", (c) => c.notNull().defaultTo("answer")) // which question it waits on (a survey has two)
     .addColumn("helped", "integer", (c) => c.notNull().defaultTo(0)) // the "reply with 1, 2 or 3" help was sent
     .addColumn("opened_at", "text", (c) => c.notNull())
     .addColumn("closes_at", "text")
@@ -98,6 +99,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint("campaign_answer_counts_pk", ["campaign_id", "answer"])
     .execute();
 
+  await withId(db, db.schema.createTable("campaign_checkins"))
+    .addColumn("business_id", idType, (c) => c.notNull().references("businesses.id").onDelete("cascade"))
+    .addColumn("campaign_id", idType, (c) => c.notNull().references("campaigns.id").onDelete("cascade"))
+    .addColumn("member_id", idType, (c) => c.references("members.id").onDelete("set null"))
+    .addColumn("phone", "text", (c) => c.notNull())
+    .addColumn("ref", "text", (c) => c.notNull().unique()) // the personal check-out link
+    .addColumn("source", "text", (c) => c.notNull()) // SMS | QR
+    .addColumn("checked_in_at", "text", (c) => c.notNull())
+    .addColumn("checked_out_at", "text")
+    .execute();
+  await db.schema.createIndex("campaign_checkins_campaign_idx").on("campaign_checkins").columns(["campaign_id", "checked_in_at"]).execute();
+
   await db.schema
     .createTable("campaign_winners")
     .addColumn("campaign_id", idType, (c) => c.notNull().references("campaigns.id").onDelete("cascade"))
@@ -111,7 +124,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ["campaign_winners", "campaign_answer_counts", "campaign_responses", "campaign_waits", "campaign_fires", "campaigns"]) {
+  for (const t of ["campaign_checkins", "campaign_winners", "campaign_answer_counts", "campaign_responses", "campaign_waits", "campaign_fires", "campaigns"]) {
     await db.schema.dropTable(t).execute();
   }
 }

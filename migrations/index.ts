@@ -21,6 +21,10 @@ import * as m20261126000000 from "./20261126000000_session_last_seen";
 import * as m20261127000000 from "./20261127000000_member_name_asked";
 import * as m20261127000100 from "./20261127000100_conversations_business_snoozed_idx";
 import * as m20261128000000 from "./20261128000000_campaigns";
+import * as m20261129100000 from "./20261129100000_export_files";
+import * as m20261201000000 from "./20261201000000_billing";
+import * as m20261201000100 from "./20261201000100_email_outbox";
+import * as m20261201000200 from "./20261201000200_referral_rewards";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -43,4 +47,8 @@ export const migrations: Record<string, Migration> = {
   "20261127000000_member_name_asked": m20261127000000,
   "20261127000100_conversations_business_snoozed_idx": m20261127000100,
   "20261128000000_campaigns": m20261128000000,
+  "20261129100000_export_files": m20261129100000,
+  "20261201000000_billing": m20261201000000,
+  "20261201000100_email_outbox": m20261201000100,
+  "20261201000200_referral_rewards": m20261201000200,
 };

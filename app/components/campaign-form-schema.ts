@@ -5,8 +5,13 @@
 // every error lands on the field that caused it (a bad date on its date input, a duplicate option on the list).
 import { z } from "zod";
 import {
+  birthdayInput,
   bouncebackInput,
+  checkinInput,
+  customerExpInput,
   invitationInput,
+  postRegistrationInput,
+  reminderInput,
   oneQuestionInput,
   pickWinnersInput,
   pollInput,
@@ -21,7 +26,12 @@ const INPUTS = {
   POLL: pollInput,
   INVITATION: invitationInput,
   PICKWINNERS: pickWinnersInput,
-} as const;
+  BIRTHDAYGREETING: birthdayInput,
+  REMINDER: reminderInput,
+  POSTREGISTRATION: postRegistrationInput,
+  CUSTOMEREXP: customerExpInput,
+  CHECKIN: checkinInput,
+} as const satisfies Record<CampaignTypeName, z.ZodType>;
 
 /** The form's date pairs: the date input carries the model's field name; beside it, its time input. */
 const DATE_FIELDS = [
@@ -53,6 +63,9 @@ export function formToInput(type: CampaignTypeName, raw: unknown): unknown {
   if (v.issueMode !== "LATER") v.issueDate = "";
   else if (v.issueDate === "") v.issueDate = "invalid";
   delete v.issueMode;
+  // "Nobody" (a survey started only by its keyword or QR code) and empty number fields are left out.
+  for (const key of ["contactGroupId", "capacity", "autoCheckoutHours"]) if (v[key] === "") delete v[key];
+  if (type === "CUSTOMEREXP" && v.contactGroupId === "0") delete v.contactGroupId;
   if (Array.isArray(v.responseOptions)) {
     const given = v.responseOptions.filter((o) => typeof o !== "string" || o.trim() !== "");
     // An invitation with both reply words cleared goes back to YES and NO.

@@ -22,6 +22,8 @@ export interface CampaignFormData {
   groups: { id: number; name: string | null; count: number }[];
   customTags: CustomTag[];
   attributes: { key: string; name: string }[];
+  /** Date attributes a reminder can follow (the appointment first). */
+  dateAttributes?: { key: string; name: string }[];
   defaults: Record<string, unknown>;
   idempotencyKey: string;
 }
@@ -41,13 +43,24 @@ type Meta = {
 };
 
 /** Which optional parts each type's form has. */
-const PARTS: Record<CampaignTypeName, { keyword: "required" | "optional" | "entry"; thankYou: boolean; group: boolean; close: "optional" | "required" }> = {
+const PARTS: Record<CampaignTypeName, { keyword: "required" | "optional" | "entry" | "none"; thankYou: boolean; group: boolean; close: "optional" | "required" }> = {
   BOUNCEBACK: { keyword: "required", thankYou: false, group: false, close: "optional" },
   ONEQUESTION: { keyword: "optional", thankYou: true, group: true, close: "required" },
   POLL: { keyword: "optional", thankYou: true, group: true, close: "required" },
   INVITATION: { keyword: "optional", thankYou: false, group: true, close: "required" },
   PICKWINNERS: { keyword: "entry", thankYou: true, group: true, close: "required" },
+  BIRTHDAYGREETING: { keyword: "none", thankYou: false, group: true, close: "optional" },
+  REMINDER: { keyword: "none", thankYou: false, group: true, close: "optional" },
+  POSTREGISTRATION: { keyword: "none", thankYou: false, group: true, close: "optional" },
+  CUSTOMEREXP: { keyword: "required", thankYou: false, group: true, close: "optional" },
+  CHECKIN: { keyword: "required", thankYou: false, group: false, close: "optional" },
 };
+
+/** Types that run until ended (their start is "start now", not "send now"). */
+const STARTS: readonly CampaignTypeName[] = ["BOUNCEBACK", "PICKWINNERS", "BIRTHDAYGREETING", "REMINDER", "POSTREGISTRATION", "CUSTOMEREXP", "CHECKIN"];
+
+/** The survey's six texts, in the order a member meets them. */
+const SURVEY_TEXTS = ["introText", "scoreQuestionText", "detractorQuestionText", "promoterQuestionText", "detractorThankYouText", "promoterThankYouText"] as const;
 
 function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
@@ -316,7 +329,7 @@ export function CampaignForm({ data, actionData }: { data: CampaignFormData; act
       defaultValue={issueMode}
       onChange={setIssueMode}
       options={[
-        { value: "NOW", label: t(type === "BOUNCEBACK" || type === "PICKWINNERS" ? "campaigns.form.startNow" : "campaigns.form.sendNow") },
+        { value: "NOW", label: t(STARTS.includes(type) ? "campaigns.form.startNow" : "campaigns.form.sendNow") },
         { value: "LATER", label: t("campaigns.form.later") },
       ]}
     >
@@ -350,10 +363,15 @@ export function CampaignForm({ data, actionData }: { data: CampaignFormData; act
         ) : null}
 
         {showGroup ? (
-          <GroupSelect meta={f("contactGroupId")} groups={groups} label={t(type === "PICKWINNERS" ? "campaigns.form.drawGroup" : "campaigns.form.group")} onChange={setGroupId} />
+          <GroupSelect
+            meta={f("contactGroupId")}
+            groups={type === "CUSTOMEREXP" ? [{ id: 0, name: t("campaigns.form.surveyNobody"), count: 0 }, ...groups] : groups}
+            label={t(type === "PICKWINNERS" ? "campaigns.form.drawGroup" : type === "CUSTOMEREXP" ? "campaigns.form.surveyGroup" : "campaigns.form.group")}
+            onChange={setGroupId}
+          />
         ) : null}
 
-        {showEntryKeyword ? (
+        {showEntryKeyword && parts.keyword !== "none" ? (
           <TextInput
             meta={f("keyword")}
             label={t(parts.keyword === "required" ? "campaigns.form.keyword" : parts.keyword === "entry" ? "campaigns.form.entryKeywordLabel" : "campaigns.form.keywordOptional")}
@@ -363,7 +381,78 @@ export function CampaignForm({ data, actionData }: { data: CampaignFormData; act
           />
         ) : null}
 
-        {type !== "PICKWINNERS" ? (
+        {type === "CUSTOMEREXP" ? (
+          <fieldset className="cf-survey">
+            <legend className="field__label">{t("campaigns.form.surveyTexts")}</legend>
+            {SURVEY_TEXTS.map((name) => (
+              <MessageText key={name} meta={f(name)} label={t(`campaigns.form.survey.${name}`)} hint={t(`campaigns.form.surveyHint.${name}`)} members={null} counterId={`cf-${name}-counter`} />
+            ))}
+            <TextInput meta={f("reviewLink")} label={t("campaigns.form.reviewLink")} hint={t("campaigns.form.reviewLinkHint")} type="url" maxLength={500} />
+          </fieldset>
+        ) : null}
+
+        {type === "BIRTHDAYGREETING" || type === "REMINDER" ? (
+          <div className="field">
+            <label htmlFor={f("sendTime").id}>{t("campaigns.form.sendTime")}</label>
+            <p className="field__hint" id={f("sendTime").descriptionId}>
+              {t(`campaigns.form.sendTimeHint.${type}`)}
+            </p>
+            <input type="time" id={f("sendTime").id} name={f("sendTime").name} defaultValue={initialText("sendTime", "10:00")} aria-describedby={f("sendTime").descriptionId} aria-invalid={f("sendTime").errors?.length ? true : undefined} />
+            <FieldErrors errors={f("sendTime").errors} id={f("sendTime").errorId} label={t("campaigns.form.sendTime")} />
+          </div>
+        ) : null}
+
+        {type === "REMINDER" ? (
+          <>
+            <div className={`field${f("dateAttribute").errors?.length ? " field--invalid" : ""}`}>
+              <label htmlFor={f("dateAttribute").id}>{t("campaigns.form.dateAttribute")}</label>
+              <p className="field__hint" id={f("dateAttribute").descriptionId}>
+                {t("campaigns.form.dateAttributeHint")}
+              </p>
+              <select id={f("dateAttribute").id} name={f("dateAttribute").name} defaultValue={initialText("dateAttribute", "appointment")} aria-describedby={f("dateAttribute").descriptionId} aria-invalid={f("dateAttribute").errors?.length ? true : undefined}>
+                {(data.dateAttributes ?? []).map((a) => (
+                  <option key={a.key} value={a.key}>
+                    {a.key === "appointment" ? t("campaigns.form.appointment") : a.name}
+                  </option>
+                ))}
+              </select>
+              <FieldErrors errors={f("dateAttribute").errors} id={f("dateAttribute").errorId} label={t("campaigns.form.dateAttribute")} />
+            </div>
+            <ChoiceGroup
+              name={f("daysBefore").name}
+              legend={t("campaigns.form.daysBefore")}
+              defaultValue={initialText("daysBefore", "1")}
+              errors={f("daysBefore").errors?.map((e) => translateError(t, e))}
+              errorId={f("daysBefore").errorId}
+              options={[
+                { value: "1", label: t("campaigns.form.dayBefore", { count: 1 }) },
+                { value: "2", label: t("campaigns.form.dayBefore", { count: 2 }) },
+              ]}
+            />
+          </>
+        ) : null}
+
+        {type === "POSTREGISTRATION" ? (
+          <>
+            <TextInput meta={f("duration")} label={t("campaigns.form.duration")} hint={t("campaigns.form.durationHint")} type="number" inputMode="numeric" />
+            <ChoiceGroup
+              name={f("durationUnit").name}
+              legend={t("campaigns.form.durationUnit")}
+              defaultValue={initialText("durationUnit", "DAYS")}
+              errors={f("durationUnit").errors?.map((e) => translateError(t, e))}
+              errorId={f("durationUnit").errorId}
+              options={[
+                { value: "HOURS", label: t("campaigns.form.hours") },
+                { value: "DAYS", label: t("campaigns.form.days") },
+              ]}
+            />
+            <TextInput meta={f("includeJoinedWithinDays")} label={t("campaigns.form.includeRecent")} hint={t("campaigns.form.includeRecentHint")} type="number" inputMode="numeric" />
+          </>
+        ) : null}
+
+        {type === "CHECKIN" ? <TextInput meta={f("autoCheckoutHours")} label={t("campaigns.form.autoCheckout")} hint={t("campaigns.form.autoCheckoutHint")} type="number" inputMode="numeric" /> : null}
+
+        {type !== "PICKWINNERS" && type !== "CUSTOMEREXP" ? (
           <>
             <MessageText
               meta={f("messageText")}

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import crypto from "node:crypto";
 import { z } from "zod";
+import { DEFAULT_BILLING, type BillingSettings, type Plan } from "~/domain/billing/money";
 
 export { APP_VERSION_CLIENT as APP_VERSION } from "./version";
 import { APP_VERSION_CLIENT as APP_VERSION } from "./version";
@@ -58,6 +59,22 @@ const schema = z
     RUM_APPLICATION_ID: z.string().max(40).default(""),
     RUM_LICENCE_KEY: z.string().max(80).default(""),
     RUM_AGENT_ID: z.string().max(40).default(""),
+    // --- billing ---
+    PAYMENT_PROVIDER: z.enum(["simulator"]).default("simulator"),
+    PLANS_FILE: z.string().min(1).default("config/plans.json"),
+    VAT_RATE_PERCENT: z.coerce.number().min(0).max(100).default(20),
+    BILLING_GRACE_DAYS: z.coerce.number().int().min(0).max(60).default(7),
+    BILLING_RETRY_DAYS: z
+      .string()
+      .regex(/^\d{1,2}(,\d{1,2})*$/, "must be day numbers separated by commas, e.g. 1,3,5")
+      .default("1,3,5"),
+    SUPPLIER_NAME: z.string().min(1).max(200).default("Textcircle Ltd"),
+    SUPPLIER_ADDRESS: z.string().min(1).max(500).default("1 Example Street|London|EC1A 1AA|United Kingdom"),
+    SUPPLIER_VAT_NUMBER: z.string().min(1).max(40).default("GB 123 4567 89"),
+    REFERRAL_DISCOUNT_PENCE: z.coerce.number().int().min(0).max(1_000_000).default(1000),
+    EMAIL_PROVIDER: z.enum(["outbox", "smtp"]).default("outbox"),
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
+    EMAIL_FROM: z.string().min(3).max(200).default("Textcircle <no-reply@textcircle.invalid>"),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -66,6 +83,7 @@ const schema = z
       if (!env.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when SMS_PROVIDER=twilio (webhook signatures are computed over it)" });
       if (!env.SMS_SYSTEM_SENDER) ctx.addIssue({ code: "custom", path: ["SMS_SYSTEM_SENDER"], message: "is required when SMS_PROVIDER=twilio: a number or Messaging Service the account owns, for sign-up PINs and reset codes" });
     }
+    if (env.EMAIL_PROVIDER === "smtp" && !env.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when EMAIL_PROVIDER=smtp" });
     if (env.NODE_ENV === "production" && env.SMS_PROVIDER !== "simulator" && !env.SESSION_SECRET) {
       ctx.addIssue({ code: "custom", path: ["SESSION_SECRET"], message: "is required in production with a real provider" });
     }
@@ -115,6 +133,15 @@ export interface Config {
   pinMaxIssues: number;
   monitor: { gaId: string; metaPixelId: string; rumScript: { accountId: string; applicationId: string; licenceKey: string; agentId: string } };
   appVersion: string;
+  /** Plans, VAT, the grace period after a failed payment, and the payment provider. */
+  billing: BillingSettings & {
+    provider: Env["PAYMENT_PROVIDER"];
+    simulatorServed: boolean;
+    /** Who issues the invoices: name, postal address lines and VAT registration number. */
+    supplier: { name: string; address: string[]; vatNumber: string };
+  };
+  /** Emails: the embedded outbox (shown at /outbox where the simulator is served) or SMTP. */
+  email: { provider: Env["EMAIL_PROVIDER"]; smtpUrl: string | null; from: string; outboxServed: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -165,7 +192,51 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       rumScript: { accountId: e.RUM_ACCOUNT_ID, applicationId: e.RUM_APPLICATION_ID, licenceKey: e.RUM_LICENCE_KEY, agentId: e.RUM_AGENT_ID },
     },
     appVersion: APP_VERSION,
+    billing: {
+      provider: e.PAYMENT_PROVIDER,
+      plans: loadPlans(e.PLANS_FILE),
+      vatRatePercent: e.VAT_RATE_PERCENT,
+      graceDays: e.BILLING_GRACE_DAYS,
+      retryDays: e.BILLING_RETRY_DAYS.split(",").map(Number).sort((a, b) => a - b),
+      referralDiscountPence: e.REFERRAL_DISCOUNT_PENCE,
+      // The payment simulator's pages are served where the SMS simulator's are (this machine only, by default).
+      simulatorServed: e.PAYMENT_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
+      supplier: { name: e.SUPPLIER_NAME, address: e.SUPPLIER_ADDRESS.split("|").map((l) => l.trim()).filter(Boolean), vatNumber: e.SUPPLIER_VAT_NUMBER },
+    },
+    email: {
+      provider: e.EMAIL_PROVIDER,
+      smtpUrl: e.SMTP_URL ?? null,
+      from: e.EMAIL_FROM,
+      outboxServed: e.EMAIL_PROVIDER === "outbox" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
+    },
   };
+}
+
+const plansSchema = z.object({
+  plans: z
+    .array(z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/), allowance: z.number().int().min(1).max(10_000_000), pricePence: z.number().int().min(0).max(100_000_000) }))
+    .min(1)
+    .refine((plans) => new Set(plans.map((p) => p.id)).size === plans.length, "plan ids must be unique")
+    .refine((plans) => new Set(plans.map((p) => p.allowance)).size === plans.length, "each plan needs its own allowance"),
+});
+
+/** The plan table (PLANS_FILE, JSON): a bad file stops the process with what is wrong; a missing one gives the built-in plans. */
+function loadPlans(file: string): Plan[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.resolve(file), "utf8");
+  } catch {
+    return DEFAULT_BILLING.plans;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ConfigError(`Invalid configuration:\n  PLANS_FILE: ${file} is not valid JSON`);
+  }
+  const parsed = plansSchema.safeParse(json);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n  PLANS_FILE: ${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
+  return [...parsed.data.plans].sort((a, b) => a.allowance - b.allowance);
 }
 
 /** True for an address only this machine can reach: 127.0.0.0/8, ::1 or localhost. */

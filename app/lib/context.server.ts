@@ -4,11 +4,13 @@ import { createContext, type RouterContextProvider } from "react-router";
 import type { Database } from "#db/index";
 import type { Config } from "./config.server";
 import type { SmsProvider } from "~/providers/sms/types";
+import type { PaymentProvider } from "~/providers/payments/types";
 
 export interface AppDeps {
   db: Database;
   config: Config;
   sms: SmsProvider;
+  payments: PaymentProvider;
   now: () => Date;
 }
 

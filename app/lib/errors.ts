@@ -6,6 +6,8 @@ export const ERROR_CODES = [
   "BR017", "BR018", "BR019", "BR020", "BR021", "BR022", "BR023", "BR025", "BR026", "BR027", "BR028",
   "BR031", "BR033", "BR034", "BR036", "BR038", "BR039", "BR040", "BR041", "BR042", "BR043", "BR045",
   "BR049", "BR050", "UA001", "UA002", "UA003", "UA004", "UA005", "FB001", "NF002", "NF003",
+  // billing: payments and plan changes
+  "PY001", "PY002", "PY003", "PY004", "PY005", "PY006", "PY007", "PY008",
 ] as const;
 
 /** Codes that show the generic message. */
@@ -49,6 +51,8 @@ export function httpStatusFor(code: string): number {
   if (code === "UA001" || code === "UA002" || code === "UA003") return 401;
   if (code === "UA004" || code === "UA005" || code === "FB001") return 403;
   if (code.startsWith("NF")) return 404;
+  if (code === "PY001" || code === "PY002") return 402;
+  if (code === "PY007") return 503;
   if (code === "SE001") return 500;
   if (code === "SU001") return 502;
   if (code === "BR018" || code === "BR019" || code === "BR020" || code === "BR021" || code === "BR045") return 409;

@@ -8,7 +8,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { setToast } from "remix-toast/middleware";
 import { campaignFormSchema, isoToFormDateTime } from "~/components/campaign-form-schema";
 import { createCampaign, getCampaign, updateCampaign } from "~/domain/campaigns/campaigns.server";
-import { TYPE_PATHS, type CampaignTypeName, type CampaignView } from "~/domain/campaigns/model";
+import { TYPE_KINDS, TYPE_PATHS, type CampaignTypeName, type CampaignView } from "~/domain/campaigns/model";
 import { listGroupChoices } from "~/domain/group-messages/groups.server";
 import { customMergeTags } from "~/domain/messaging/merge-tags.server";
 import { listAttributes } from "~/domain/members/attributes.server";
@@ -41,13 +41,21 @@ function formDefaults(type: CampaignTypeName, campaign: CampaignView | null, now
       issueMode: "NOW",
       issueDate: later.date,
       issueTime: later.time,
-      closeDate: type === "BOUNCEBACK" ? "" : week.date,
-      closeTime: type === "BOUNCEBACK" ? "" : "18:00",
+      // An ongoing campaign runs until it is ended; a one-time one closes (or draws) a week from now.
+      closeDate: TYPE_KINDS[type] === "ONGOING" ? "" : week.date,
+      closeTime: TYPE_KINDS[type] === "ONGOING" ? "" : "18:00",
       contactGroupId: "-1",
       responseOptions: type === "INVITATION" ? ["YES", "NO"] : [],
       entrySource: "GROUP",
       numberWinnersToPick: "1",
       excludeWinnersDays: "0",
+      ...(type === "CUSTOMEREXP" ? { contactGroupId: "0" } : {}),
+      sendTime: "10:00",
+      dateAttribute: "appointment",
+      daysBefore: "1",
+      duration: "1",
+      durationUnit: "DAYS",
+      includeJoinedWithinDays: "0",
     };
   }
   const s = campaign.settings ?? {};
@@ -60,7 +68,7 @@ function formDefaults(type: CampaignTypeName, campaign: CampaignView | null, now
     keyword: campaign.keyword ?? "",
     messageText: campaign.messageText ?? "",
     thankYouText: campaign.thankYouText ?? "",
-    contactGroupId: campaign.contactGroupId === null ? "-1" : String(campaign.contactGroupId),
+    contactGroupId: campaign.contactGroupId === null ? (type === "CUSTOMEREXP" ? "0" : "-1") : String(campaign.contactGroupId),
     issueMode: future ? "LATER" : "NOW",
     issueDate: issue.date,
     issueTime: issue.time,
@@ -79,6 +87,20 @@ function formDefaults(type: CampaignTypeName, campaign: CampaignView | null, now
     entrySource: s.entrySource === "KEYWORD" ? "KEYWORD" : "GROUP",
     numberWinnersToPick: num(s.numberWinnersToPick) || "1",
     excludeWinnersDays: num(s.excludeWinnersDays) || "0",
+    sendTime: str(s.sendTime) || "10:00",
+    dateAttribute: str(s.dateAttribute) || "appointment",
+    daysBefore: num(s.daysBefore) || "1",
+    duration: num(s.duration) || "1",
+    durationUnit: str(s.durationUnit) || "DAYS",
+    includeJoinedWithinDays: num(s.includeJoinedWithinDays) || "0",
+    autoCheckoutHours: num(s.autoCheckoutHours),
+    introText: str(s.introText),
+    scoreQuestionText: str(s.scoreQuestionText),
+    detractorQuestionText: str(s.detractorQuestionText),
+    promoterQuestionText: str(s.promoterQuestionText),
+    detractorThankYouText: str(s.detractorThankYouText),
+    promoterThankYouText: str(s.promoterThankYouText),
+    reviewLink: str(s.reviewLink),
   };
 }
 
@@ -93,14 +115,19 @@ export async function campaignEditorLoader({ request, context }: LoaderFunctionA
   const [groups, customTags, attributes] = await Promise.all([
     type === "BOUNCEBACK" ? Promise.resolve([]) : listGroupChoices(db, user.businessId),
     customMergeTags(db, user.businessId),
-    type === "ONEQUESTION" ? listAttributes(db, user.businessId) : Promise.resolve([]),
+    type === "ONEQUESTION" || type === "REMINDER" ? listAttributes(db, user.businessId) : Promise.resolve([]),
   ]);
   return {
     type,
     campaign: campaign ? { id: campaign.id, name: campaign.name, editable: campaign.editable, status: campaign.status } : null,
     groups,
     customTags,
-    attributes: attributes.filter((a) => ANSWER_ATTRIBUTE_TYPES.has(a.type)).map((a) => ({ key: a.key, name: a.name })),
+    attributes: type === "ONEQUESTION" ? attributes.filter((a) => ANSWER_ATTRIBUTE_TYPES.has(a.type)).map((a) => ({ key: a.key, name: a.name })) : [],
+    // A reminder follows the appointment or a date attribute of the business's own.
+    dateAttributes: [
+      { key: "appointment", name: "appointment" },
+      ...attributes.filter((a) => a.type === "DATE" && a.key !== "appointment" && a.key !== "memberLastUpdated").map((a) => ({ key: a.key, name: a.name })),
+    ],
     defaults: formDefaults(type, campaign, now()),
     idempotencyKey: randomUUID(),
   };

@@ -133,7 +133,12 @@ export default function PreviewStep() {
           {t("groupmessages.preview.remaining", { remaining: fmt(p.creditsRemaining) })}
         </p>
       )}
-      {short && !empty ? <Banner tone="error">{t("groupmessages.preview.short", { needed: fmt(p.credits), remaining: fmt(p.creditsRemaining) })}</Banner> : null}
+      {short && !empty ? (
+        <Banner tone="error">
+          {t("groupmessages.preview.short", { needed: fmt(p.credits), remaining: fmt(p.creditsRemaining) })}{" "}
+          <Link to="/subscription">{t("billing.increaseLink")}</Link>
+        </Banner>
+      ) : null}
       <FormErrors errors={form.errors} id={form.errorId} />
       <AppForm {...getFormProps(form)} className="form">
         <input type="hidden" name="draftId" value={p.draftId} />

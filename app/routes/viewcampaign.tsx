@@ -14,6 +14,7 @@ import { StatList, type Stat } from "~/components/choices";
 import { ConfirmAction } from "~/components/confirm";
 import { translateError } from "~/components/form";
 import { Banner, ButtonLink, EmptyState, PageHeader, Pagination, Panel } from "~/components/ui";
+import { useHasScreen } from "~/components/app-shell";
 import { campaignResults, deleteCampaign, endCampaign } from "~/domain/campaigns/campaigns.server";
 import { TYPE_PATHS, type ResponseTotal } from "~/domain/campaigns/model";
 import { requireUser } from "~/lib/auth.server";
@@ -232,6 +233,14 @@ export default function ViewCampaign() {
   if (c.type === "PICKWINNERS") {
     facts.push({ label: t("campaigns.view.entries"), value: fmt(d.draw ? d.draw.entries : c.totalReceived) });
     facts.push({ label: t("campaigns.view.winnersToPick"), value: fmt(Number(c.settings.numberWinnersToPick ?? 0)) });
+  } else if (d.upcoming) {
+    facts.push({ label: t("campaigns.view.textsSent"), value: fmt(c.totalSent) });
+    facts.push({ label: t("campaigns.view.plannedThisMonth"), value: fmt(d.upcoming.thisMonth) });
+    if (d.upcoming.nextAt) facts.push({ label: t("campaigns.view.nextSend"), value: formatLongDate(d.upcoming.nextAt, lng) });
+  } else if (c.type === "CHECKIN" && d.checkin) {
+    facts.push({ label: t("campaigns.view.hereNow"), value: fmt(d.checkin.here.length) });
+    facts.push({ label: t("campaigns.view.today"), value: fmt(d.checkin.today) });
+    facts.push({ label: t("campaigns.view.last21Days"), value: fmt(d.checkin.last21Days) });
   } else if (c.type !== "BOUNCEBACK") {
     facts.push({ label: t("campaigns.view.sent"), value: fmt(c.totalSent) });
     facts.push({ label: t("campaigns.view.replied"), value: fmt(c.totalReceived) });
@@ -243,6 +252,7 @@ export default function ViewCampaign() {
   if (running && c.closeDate) facts.push({ label: t(c.type === "PICKWINNERS" ? "campaigns.view.untilDraw" : "campaigns.view.timeLeft"), value: <TimeLeft until={c.closeDate} now={now} short /> });
   const error = actionData && "error" in actionData ? actionData : null;
   const exportable = EXPORTABLE.has(c.type);
+  const hasScreen = useHasScreen();
 
   return (
     <div className={`stack cv-page cv-page--${c.type.toLowerCase()}`}>
@@ -463,7 +473,59 @@ export default function ViewCampaign() {
         </Panel>
       ) : null}
 
-      {c.type === "ONEQUESTION" || c.type === "POLL" || c.type === "INVITATION" ? (
+      {c.type === "CUSTOMEREXP" && d.nps ? (
+        <Panel title={t("campaigns.view.npsTitle")} id="cv-nps">
+          <div className="cv-nps">
+            <p className="cv-nps__score">
+              <span className="cv-nps__value">{d.nps.currentScore === null ? "–" : d.nps.currentScore}</span>
+              <span className="cv-nps__label">{t("campaigns.view.npsThisMonth")}</span>
+            </p>
+            <p className="cv-nps__trend">
+              {d.nps.previousScore === null
+                ? t("campaigns.view.npsNoPrevious")
+                : t(`campaigns.view.npsTrend.${d.nps.trend}`, { previous: d.nps.previousScore })}
+            </p>
+            <ResponsesTable
+              responses={[
+                { response: t("campaigns.view.promoters"), total: d.nps.promoters },
+                { response: t("campaigns.view.passives"), total: d.nps.passives },
+                { response: t("campaigns.view.detractors"), total: d.nps.detractors },
+              ]}
+              total={d.nps.promoters + d.nps.passives + d.nps.detractors}
+              caption={t("campaigns.view.npsTitle")}
+              optionLabel={t("campaigns.view.npsClass")}
+            />
+            <p className="small muted">{t("campaigns.view.npsHow")}</p>
+          </div>
+          {hasScreen("/customerexpqrcode") ? (
+            <p className="no-print">
+              <Link to={`/customerexpqrcode?id=${c.id}`}>{t("campaigns.view.qrCode")}</Link>
+            </p>
+          ) : null}
+        </Panel>
+      ) : null}
+
+      {c.type === "CHECKIN" && d.checkin ? (
+        <Panel title={t("campaigns.view.hereNowTitle", { count: d.checkin.here.length })} id="cv-here">
+          {d.checkin.here.length === 0 ? (
+            <p className="muted">{t("campaigns.view.nobodyHere")}</p>
+          ) : (
+            <ul className="list cv-here">
+              {d.checkin.here.map((h, i) => (
+                <li key={`${h.phone}-${i}`}>
+                  <strong>{h.name || h.phone}</strong> <span className="muted">{t("campaigns.view.checkedInAt", { when: formatLongDate(h.checkedInAt, lng) })}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <p className="no-print cv-links">
+            {hasScreen("/checkinqrcode") ? <Link to={`/checkinqrcode?id=${c.id}`}>{t("campaigns.view.qrCode")}</Link> : null}{" "}
+            {hasScreen("/checkinexport") ? <Link to={`/checkinexport?id=${c.id}`}>{t("campaigns.view.exportVisits")}</Link> : null}
+          </p>
+        </Panel>
+      ) : null}
+
+      {c.type === "ONEQUESTION" || c.type === "POLL" || c.type === "INVITATION" || c.type === "CUSTOMEREXP" ? (
         <Panel
           title={t("campaigns.view.repliesCount", { count: d.repliesTotal, formatted: fmt(d.repliesTotal) })}
           id="cv-replies"

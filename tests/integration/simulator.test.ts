@@ -84,7 +84,7 @@ describe("simulator routes answer 404 unless SMS_PROVIDER is simulator", () => {
   });
   const context = () => {
     const c = new RouterContextProvider();
-    c.set(depsContext, { config: twilio, db: undefined as never, sms: undefined as never, now: () => now } satisfies AppDeps);
+    c.set(depsContext, { config: twilio, db: undefined as never, sms: undefined as never, payments: undefined as never, now: () => now } satisfies AppDeps);
     return c;
   };
   const status = async (p: Promise<unknown>) => {

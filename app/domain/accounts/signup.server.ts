@@ -6,6 +6,7 @@ import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";
 import { hashPassword, randomToken, sha256 } from "~/lib/crypto.server";
 import { enqueuePlatformText } from "~/domain/messaging/platform.server";
+import { grantTrialCredits } from "~/domain/billing/credits.server";
 import { checkCode, deleteCodes, issueCode, type CheckResult, type IssueResult } from "./codes.server";
 
 export const SIGNUP_TTL_MINUTES = 60;
@@ -157,7 +158,7 @@ export async function completeSignup(db: Database, signup: Signup, termsVersion:
             name_key: companyKey(signup.company),
             onboarding: "NEW",
             status: "TRIAL",
-            trial_credits: TRIAL_CREDITS,
+            trial_credits: 0, // granted through the ledger below
             trial_ends_at: new Date(now.getTime() + TRIAL_DAYS * 86400_000).toISOString(),
             referral_code: referralCode,
             referred_by_id: referrer?.id ?? null,
@@ -179,6 +180,7 @@ export async function completeSignup(db: Database, signup: Signup, termsVersion:
           })
           .returning("id")
           .executeTakeFirstOrThrow();
+        await grantTrialCredits(trx, Number(business.id), TRIAL_CREDITS, now);
         await removeSignup(trx, signup.id);
         return { businessId: business.id, userId: user.id };
       });

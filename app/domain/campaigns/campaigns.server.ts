@@ -14,9 +14,12 @@ import { campaignType } from "./registry.server";
 import { close, ISSUE, planFires, runStep } from "./engine.server";
 import { CampaignFailure } from "./failure";
 import { loadCampaign, loaded, type Db, type LoadedCampaign } from "./kit.server";
+import { isDated, planAllMembers } from "./dated.server";
 import { pollOptions } from "./types/poll";
 import { invitationSettings } from "./types/invitation";
 import { entrants, newSeed, pickSettings } from "./types/pick-winners";
+import { npsClass, npsScore } from "./types/customer-experience";
+import { autoCheckoutAt } from "./types/checkin";
 
 export interface CampaignDeps {
   db: Database;
@@ -75,6 +78,23 @@ export interface CampaignResults {
     drawnAt: string | null;
     winners: Winner[];
   };
+  /** Customer experience: this month's classes and score against last month's (spec section 4). */
+  nps?: {
+    promoters: number;
+    passives: number;
+    detractors: number;
+    currentScore: number | null;
+    previousScore: number | null;
+    trend: "up" | "down" | "unchanged";
+  };
+  /** Check-in: who is here now, and visits today and over the last 21 days. */
+  checkin?: {
+    here: Array<{ name: string | null; phone: string; checkedInAt: string }>;
+    today: number;
+    last21Days: number;
+  };
+  /** Date-driven types: sends planned for the rest of this UK month (the credits they will need) and the next one. */
+  upcoming?: { thisMonth: number; nextAt: string | null };
   /** Top response's share of replies, a whole number (poll and invitation). */
   topResponse: ResponseTotal & { percent: number } | null;
 }
@@ -110,9 +130,17 @@ interface Normalised {
 function normalise(input: CampaignInput, now: Date): Normalised {
   const issueAt = input.issueDate ?? now.toISOString();
   const keyword = "keyword" in input ? (input.keyword ?? null) : null;
-  const groupId = input.type === "BOUNCEBACK" ? null : input.type === "PICKWINNERS" ? (input.entrySource === "GROUP" ? (input.contactGroupId ?? -1) : null) : input.contactGroupId;
+  const groupId =
+    input.type === "BOUNCEBACK" || input.type === "CHECKIN"
+      ? null
+      : input.type === "PICKWINNERS"
+        ? input.entrySource === "GROUP"
+          ? (input.contactGroupId ?? -1)
+          : null
+        : input.contactGroupId;
   const thankYouText = "thankYouText" in input ? (input.thankYouText ?? null) : null;
-  return { input, keyword, groupId, issueAt, closeAt: input.closeDate ?? null, messageText: input.messageText ?? null, thankYouText };
+  const messageText = input.type === "CUSTOMEREXP" ? input.introText : (input.messageText ?? null);
+  return { input, keyword, groupId, issueAt, closeAt: input.closeDate ?? null, messageText, thankYouText };
 }
 
 /** The checks every campaign passes before it is saved; each refusal names its field. */
@@ -146,9 +174,10 @@ async function check(trx: Db, businessId: number, n: Normalised, now: Date, exce
   if (n.groupId !== null) {
     // Another business's group is a 404; an empty audience is BR026 (a draw may go on after the owner confirms).
     const count = await countAudience(trx, businessId, { groupId: n.groupId });
-    const confirmed = input.type === "PICKWINNERS" && input.confirmEmptyGroup;
+    // An ongoing campaign may start before anyone qualifies (members join later); a draw may, once confirmed.
+    const confirmed = (input.type === "PICKWINNERS" && input.confirmEmptyGroup) || TYPE_KINDS[input.type] === "ONGOING";
     if (count === 0 && !confirmed) throw new AppError("BR026", undefined, { field: "contactGroupId" });
-    if (type.issueText !== undefined && input.type !== "PICKWINNERS" && count > 0) {
+    if (TYPE_KINDS[input.type] === "ONETIME" && input.type !== "PICKWINNERS" && count > 0) {
       // Every recipient costs at least one credit: refuse now rather than fail at the issue time.
       await assertCredit(trx, businessId, count, now);
     }
@@ -298,6 +327,8 @@ export async function updateCampaign(deps: CampaignDeps, args: { businessId: num
       .executeTakeFirstOrThrow();
     const next = loaded(row);
     await planFires(trx, next, now);
+    // A running date-driven campaign plans every member again for the new version.
+    if (next.issuedAt && isDated(next)) await planAllMembers(trx, next, now);
     await issueIfDue(trx, deps, next);
   });
   return (await getCampaign(deps.db, args.businessId, args.campaignId))!;
@@ -347,7 +378,7 @@ export async function deleteCampaign(deps: CampaignDeps, args: { businessId: num
 }
 
 async function sentCount(db: Db, c: LoadedCampaign): Promise<number> {
-  if (c.type === "BOUNCEBACK" || c.type === "PICKWINNERS") {
+  if (c.kind === "ONGOING" || c.type === "PICKWINNERS") {
     const r = await db.selectFrom("messages").select((eb) => eb.fn.sum<number>("recipients").as("n")).where("campaign_id", "=", c.id).executeTakeFirst();
     return Number(r?.n ?? 0);
   }
@@ -454,7 +485,7 @@ async function replyRows(db: Db, c: LoadedCampaign, limit: number): Promise<{ ro
     .leftJoin("members as m", "m.id", "r.member_id")
     .where("r.campaign_id", "=", c.id)
     .where("r.is_current", "=", 1)
-    .where("r.step", "in", ["answer", "keyword", "entry"]);
+    .where("r.step", "in", ["answer", "keyword", "entry", "score", "comment"]);
   const total = Number((await base.select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
   const labels = campaignType(c.type).labels?.(c) ?? [];
   const rows = await base
@@ -464,7 +495,8 @@ async function replyRows(db: Db, c: LoadedCampaign, limit: number): Promise<{ ro
     .limit(limit)
     .execute();
   const optionLabel = (answer: string | null): string | null => {
-    if (!answer || answer === "REPLY" || answer === "KEYWORD" || answer === "ENTRY") return null;
+    if (!answer || answer === "REPLY" || answer === "KEYWORD" || answer === "ENTRY" || answer === "COMMENT" || answer === "CHECKIN") return null;
+    if (c.type === "CUSTOMEREXP") return `${answer}/10`;
     if (c.type === "POLL") return labels[Number(answer) - 1] ?? null;
     if (c.type === "INVITATION") return answer === "ACCEPT" ? labels[0] : answer === "DECLINE" ? labels[1] : answer;
     return answer;
@@ -558,6 +590,9 @@ export async function campaignResults(db: Database, businessId: number, campaign
       doorList: await doorList(db, c),
     };
   }
+  if (isDated(c)) out.upcoming = await upcomingSends(db, c, now);
+  if (c.type === "CUSTOMEREXP") out.nps = await npsFigures(db, c, now);
+  if (c.type === "CHECKIN") out.checkin = await checkinFigures(db, c, now);
   if (c.type === "PICKWINNERS") {
     const drawn = c.status === "ENDED" && c.seed !== null;
     const winners = await db
@@ -577,6 +612,85 @@ export async function campaignResults(db: Database, businessId: number, campaign
     };
   }
   return out;
+}
+
+/** Planned member sends from now to the end of this UK month, and the next one. */
+export async function upcomingSends(db: Db, c: LoadedCampaign, now: Date): Promise<{ thisMonth: number; nextAt: string | null }> {
+  const w = wallClock(now);
+  const monthEnd = wallClockToUtc(w.month === 12 ? w.year + 1 : w.year, w.month === 12 ? 1 : w.month + 1, 1, 0).toISOString();
+  const base = db.selectFrom("campaign_fires").where("campaign_id", "=", c.id).where("member_id", "!=", 0).where("status", "=", "DUE");
+  const [count, next] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as("n")).where("fire_at", "<", monthEnd).executeTakeFirstOrThrow(),
+    base.select("fire_at").orderBy("fire_at").limit(1).executeTakeFirst(),
+  ]);
+  return { thisMonth: Number(count.n), nextAt: next?.fire_at ?? null };
+}
+
+/** This month's and last month's scores (UK calendar months). */
+export async function npsFigures(db: Db, c: LoadedCampaign, now: Date): Promise<NonNullable<CampaignResults["nps"]>> {
+  const w = wallClock(now);
+  const thisMonth = wallClockToUtc(w.year, w.month, 1, 0).toISOString();
+  const lastMonth = wallClockToUtc(w.month === 1 ? w.year - 1 : w.year, w.month === 1 ? 12 : w.month - 1, 1, 0).toISOString();
+  const tally = { current: { PROMOTER: 0, PASSIVE: 0, DETRACTOR: 0 }, previous: { PROMOTER: 0, PASSIVE: 0, DETRACTOR: 0 } };
+  for (const [period, from, to] of [["previous", lastMonth, thisMonth], ["current", thisMonth, null]] as const) {
+    let q = db
+      .selectFrom("campaign_responses")
+      .select(["answer", (eb) => eb.fn.countAll<number>().as("n")])
+      .where("campaign_id", "=", c.id)
+      .where("step", "=", "score")
+      .where("created_at", ">=", from);
+    if (to) q = q.where("created_at", "<", to);
+    for (const r of await q.groupBy("answer").execute()) tally[period][npsClass(Number(r.answer))] += Number(r.n);
+  }
+  const currentScore = npsScore(tally.current.PROMOTER, tally.current.PASSIVE, tally.current.DETRACTOR);
+  const previousScore = npsScore(tally.previous.PROMOTER, tally.previous.PASSIVE, tally.previous.DETRACTOR);
+  const trend = currentScore === null || previousScore === null || currentScore === previousScore ? "unchanged" : currentScore > previousScore ? "up" : "down";
+  return { promoters: tally.current.PROMOTER, passives: tally.current.PASSIVE, detractors: tally.current.DETRACTOR, currentScore, previousScore, trend };
+}
+
+/** Who is here now (checked in, not out, not past the automatic check-out), and visits today and in 21 days. */
+export async function checkinFigures(db: Db, c: LoadedCampaign, now: Date): Promise<NonNullable<CampaignResults["checkin"]>> {
+  const since = new Date(now.getTime() - 21 * DAY).toISOString();
+  const today = ukDayStarts(now).today;
+  const rows = await db
+    .selectFrom("campaign_checkins as k")
+    .leftJoin("members as m", "m.id", "k.member_id")
+    .select(["k.phone", "k.checked_in_at", "k.checked_out_at", "m.first_name", "m.full_name"])
+    .where("k.campaign_id", "=", c.id)
+    .where("k.checked_in_at", ">=", since)
+    .orderBy("k.checked_in_at", "desc")
+    .execute();
+  const nowIso = now.toISOString();
+  const here = rows
+    .filter((r) => !r.checked_out_at && (autoCheckoutAt(c, r.checked_in_at) ?? "9999") > nowIso)
+    .map((r) => ({ name: r.full_name || r.first_name || null, phone: r.phone, checkedInAt: r.checked_in_at }));
+  return { here, today: rows.filter((r) => r.checked_in_at >= today).length, last21Days: rows.length };
+}
+
+/** What the public check-out page shows for a personal reference; NF003 when there is no such check-in. */
+export async function checkoutInfo(db: Database, ref: string, now: Date): Promise<{ businessName: string; campaignName: string; checkedInAt: string; checkedOutAt: string | null }> {
+  if (!/^[A-Za-z0-9_-]{8,40}$/.test(ref)) throw new AppError("NF003", undefined, { status: 404 });
+  const row = await db
+    .selectFrom("campaign_checkins as k")
+    .innerJoin("campaigns as c", "c.id", "k.campaign_id")
+    .innerJoin("businesses as b", "b.id", "k.business_id")
+    .select(["k.checked_in_at", "k.checked_out_at", "c.name", "c.settings", "b.name as business_name"])
+    .where("k.ref", "=", ref)
+    .executeTakeFirst();
+  if (!row) throw new AppError("NF003", undefined, { status: 404 });
+  const auto = autoCheckoutAt({ settings: JSON.parse(row.settings) as Record<string, unknown> }, row.checked_in_at);
+  const out = row.checked_out_at ?? (auto && auto <= now.toISOString() ? auto : null);
+  return { businessName: row.business_name, campaignName: row.name, checkedInAt: row.checked_in_at, checkedOutAt: out };
+}
+
+/** Checks a visit out through its personal link: BR040 when it already was, NF003 for an unknown link. */
+export async function checkOut(db: Database, ref: string, now: Date): Promise<{ businessName: string; checkedOutAt: string }> {
+  const info = await checkoutInfo(db, ref, now);
+  if (info.checkedOutAt) throw new AppError("BR040");
+  const at = now.toISOString();
+  const done = await db.updateTable("campaign_checkins").set({ checked_out_at: at }).where("ref", "=", ref).where("checked_out_at", "is", null).executeTakeFirst();
+  if (Number(done.numUpdatedRows) !== 1) throw new AppError("BR040");
+  return { businessName: info.businessName, checkedOutAt: at };
 }
 
 /** The CSV of a campaign's answers (or an invitation's door list, or a draw's winners). */
@@ -625,8 +739,9 @@ export async function memberCampaignInteractions(db: Database, businessId: numbe
 /** Per campaign, the members its texts went to (the issue's recipients; every reply for an auto responder or a draw). */
 async function sentCounts(db: Db, cs: readonly LoadedCampaign[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  const issued = cs.filter((c) => c.type !== "BOUNCEBACK" && c.type !== "PICKWINNERS").map((c) => c.id);
-  const all = cs.filter((c) => c.type === "BOUNCEBACK" || c.type === "PICKWINNERS").map((c) => c.id);
+  const everyText = (c: LoadedCampaign) => c.kind === "ONGOING" || c.type === "PICKWINNERS";
+  const issued = cs.filter((c) => !everyText(c)).map((c) => c.id);
+  const all = cs.filter(everyText).map((c) => c.id);
   if (issued.length) {
     const rows = await db
       .selectFrom("campaign_fires as f")
@@ -708,6 +823,14 @@ export async function campaignFeedItems(db: Database, businessId: number, now: D
       Object.assign(item, { totalToday: t.today, totalYesterday: t.yesterday, totalMonth: t.month });
     }
     if (c.type === "PICKWINNERS") item.numberWinnersToPick = pickSettings(c).numberWinnersToPick;
+    if (c.type === "CUSTOMEREXP") {
+      const n = await npsFigures(db, c, now);
+      Object.assign(item, { promoters: n.promoters, passives: n.passives, detractors: n.detractors, currentScore: n.currentScore ?? undefined, previousScore: n.previousScore ?? undefined });
+    }
+    if (c.type === "CHECKIN") {
+      const k = await checkinFigures(db, c, now);
+      Object.assign(item, { totalToday: k.today, totalReceived: k.last21Days, contactGroupCount: k.here.length });
+    }
     items.push(item);
   }
   return items;

@@ -19,6 +19,7 @@ import { campaignType } from "./registry.server";
 import { CampaignFailure } from "./failure";
 import { loaded, loadCampaign, type Db, type EngineBusiness, type EngineCtx, type LoadedCampaign } from "./kit.server";
 import type { FailureCode } from "./model";
+import { isDated, planAllMembers, runMemberFire } from "./dated.server";
 
 export const ISSUE = "issue";
 export const CLOSE = "close";
@@ -84,8 +85,8 @@ async function issue(ctx: EngineCtx & { businessStatus: string }, c: LoadedCampa
     if (fireId !== null) await ctx.trx.updateTable("campaign_fires").set({ message_id: created.messageId }).where("id", "=", fireId).execute();
     if (type.asks) {
       // One open question per recipient, straight from the rows just queued.
-      await sql`insert into campaign_waits (business_id, campaign_id, member_id, status, helped, opened_at, closes_at)
-        select ${c.businessId}, ${c.id}, member_id, 'OPEN', 0, ${at}, ${c.closeAt}
+      await sql`insert into campaign_waits (business_id, campaign_id, member_id, status, step, helped, opened_at, closes_at)
+        select ${c.businessId}, ${c.id}, member_id, 'OPEN', ${type.firstStep ?? "answer"}, 0, ${at}, ${c.closeAt}
         from outbound where message_id = ${created.messageId} and member_id is not null
         on conflict (campaign_id, member_id) do nothing`.execute(ctx.trx);
     }
@@ -104,6 +105,8 @@ async function issue(ctx: EngineCtx & { businessStatus: string }, c: LoadedCampa
     .set({ status: c.kind === "ONGOING" ? "ONGOING" : "LIVE", issued_at: at, updated_at: at, result_group_id: resultGroupId })
     .where("id", "=", c.id)
     .execute();
+  // Date-driven types: every member's next send, now that it runs.
+  if (isDated(c)) await planAllMembers(ctx.trx, { ...c, status: "ONGOING", issuedAt: at }, ctx.now);
 }
 
 /** Closes a one-time campaign: ENDED, and its open questions close. */
@@ -159,7 +162,7 @@ export async function runFire(deps: PipelineDeps & { db: Database }, fireId: num
         .set({ status: "DONE", done_at: at })
         .where("id", "=", fireId)
         .where("status", "=", "DUE")
-        .returning(["id", "campaign_id", "business_id", "step", "version"])
+        .returning(["id", "campaign_id", "business_id", "member_id", "step", "version", "fire_at"])
         .executeTakeFirst();
       if (!fire) return false;
       campaign = await loadCampaign(trx, Number(fire.business_id), Number(fire.campaign_id));
@@ -170,6 +173,13 @@ export async function runFire(deps: PipelineDeps & { db: Database }, fireId: num
       if (!campaign) return skip("gone");
       if (Number(fire.version) < campaign.version) return skip("stale-version");
       if (campaign.status === "ENDED" || campaign.status === "FAILED") return skip("closed");
+      if (Number(fire.member_id) !== 0) {
+        const business = await engineBusiness(trx, campaign.businessId);
+        if (business.status === "DISABLED" || business.status === "SUSPENDED") return skip("business-stopped");
+        const ctx = { trx, now: deps.now(), env: pipelineEnv(deps), business };
+        await runMemberFire(ctx, campaign, { id: Number(fire.id), memberId: Number(fire.member_id), fireAt: fire.fire_at });
+        return true;
+      }
       await runStep(trx, deps, campaign, fire.step, Number(fire.id));
       return true;
     });

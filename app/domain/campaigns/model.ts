@@ -5,7 +5,7 @@ import { z } from "zod";
 import { analyse } from "~/domain/messaging/segments";
 
 /** The campaign types built so far (each is a module in ./types, registered in ./registry.server.ts). */
-export const CAMPAIGN_TYPES = ["BOUNCEBACK", "ONEQUESTION", "POLL", "INVITATION", "PICKWINNERS"] as const;
+export const CAMPAIGN_TYPES = ["BOUNCEBACK", "ONEQUESTION", "POLL", "INVITATION", "PICKWINNERS", "BIRTHDAYGREETING", "REMINDER", "POSTREGISTRATION", "CUSTOMEREXP", "CHECKIN"] as const;
 export type CampaignTypeName = (typeof CAMPAIGN_TYPES)[number];
 
 export function isCampaignType(value: unknown): value is CampaignTypeName {
@@ -19,6 +19,11 @@ export const TYPE_PATHS: Readonly<Record<CampaignTypeName, string>> = {
   POLL: "/quickpoll",
   INVITATION: "/invitation",
   PICKWINNERS: "/pickwinners",
+  BIRTHDAYGREETING: "/birthday",
+  REMINDER: "/reminder",
+  POSTREGISTRATION: "/postregistration",
+  CUSTOMEREXP: "/customerexp",
+  CHECKIN: "/checkin",
 };
 
 export type CampaignKind = "ONETIME" | "ONGOING";
@@ -30,6 +35,11 @@ export const TYPE_KINDS: Readonly<Record<CampaignTypeName, CampaignKind>> = {
   POLL: "ONETIME",
   INVITATION: "ONETIME",
   PICKWINNERS: "ONETIME",
+  BIRTHDAYGREETING: "ONGOING",
+  REMINDER: "ONGOING",
+  POSTREGISTRATION: "ONGOING",
+  CUSTOMEREXP: "ONGOING",
+  CHECKIN: "ONGOING",
 };
 
 /**
@@ -226,8 +236,109 @@ export const pickWinnersInput = z.object({
   confirmEmptyGroup: z.boolean().default(false),
 });
 
+/** A time of day in UK time, "HH:MM". */
+const sendTime = z
+  .string({ error: "campaigns.errors.sendTime" })
+  .trim()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "campaigns.errors.sendTime");
+
+/** Birthday greeting: on each member's birthday, every year, at the chosen time (one per business). */
+export const birthdayInput = z.object({
+  type: z.literal("BIRTHDAYGREETING"),
+  name: common.name,
+  messageText: text(),
+  contactGroupId: common.contactGroupId.optional().transform((v) => v ?? -1),
+  sendTime: sendTime.default("10:00"),
+  issueDate: instant,
+  closeDate: instant,
+});
+
+/** Reminder: a date (or date and time) attribute, 1 or 2 days before it, at the chosen time. */
+export const reminderInput = z.object({
+  type: z.literal("REMINDER"),
+  name: common.name,
+  messageText: text(),
+  contactGroupId: common.contactGroupId.optional().transform((v) => v ?? -1),
+  /** "appointment" (the member's appointment date and time) or the key of a custom date attribute. */
+  dateAttribute: z
+    .string({ error: "campaigns.errors.dateAttribute" })
+    .trim()
+    .min(1, "campaigns.errors.dateAttribute")
+    .max(60, "campaigns.errors.dateAttribute"),
+  daysBefore: z.coerce.number({ error: "campaigns.errors.daysBefore" }).int("campaigns.errors.daysBefore").refine((v) => v === 1 || v === 2, "campaigns.errors.daysBefore"),
+  sendTime: sendTime.default("10:00"),
+  issueDate: instant,
+  closeDate: instant,
+});
+
+/** Post-registration follow-up: a text a chosen time after a member joins. */
+export const postRegistrationInput = z.object({
+  type: z.literal("POSTREGISTRATION"),
+  name: common.name,
+  messageText: text(),
+  contactGroupId: common.contactGroupId.optional().transform((v) => v ?? -1),
+  duration: z.coerce.number({ error: "campaigns.errors.duration" }).int("campaigns.errors.duration").min(1, "campaigns.errors.duration").max(100, "campaigns.errors.duration"),
+  durationUnit: z.enum(["HOURS", "DAYS"], { error: "campaigns.errors.durationUnit" }).default("DAYS"),
+  /** Also those who joined in the last N days (0: only members who join from now on). */
+  includeJoinedWithinDays: z.coerce.number().int().min(0, "campaigns.errors.duration").max(100, "campaigns.errors.duration").default(0),
+  issueDate: instant,
+  closeDate: instant,
+});
+
+/**
+ * Customer experience (a 0 to 10 score survey): started by its keyword (a text or the QR code) or sent to a group.
+ * The second question and the thank-you differ for scores 0 to 6 and 7 to 10.
+ */
+export const customerExpInput = z.object({
+  type: z.literal("CUSTOMEREXP"),
+  name: common.name,
+  keyword,
+  introText: text(),
+  scoreQuestionText: text(),
+  detractorQuestionText: text(),
+  promoterQuestionText: text(),
+  detractorThankYouText: text(),
+  promoterThankYouText: text(),
+  /** A review page a promoter (9 or 10) is offered in their thank-you, if set. */
+  reviewLink: z
+    .string()
+    .trim()
+    .max(500, "campaigns.errors.reviewLink")
+    .optional()
+    .nullable()
+    .transform((v) => v || null)
+    .refine((v) => v === null || /^https:\/\/[^\s]+$/.test(v), "campaigns.errors.reviewLink"),
+  contactGroupId: z.coerce.number().int().optional().nullable().transform((v) => v ?? null),
+  issueDate: instant,
+  closeDate: instant,
+});
+
+/** Venue check-in: people text the keyword (or scan the QR code) and get a personal check-out link. */
+export const checkinInput = z.object({
+  type: z.literal("CHECKIN"),
+  name: common.name,
+  keyword,
+  /** The check-in reply; the check-out link is added to it. */
+  messageText: text(),
+  /** Checked out by themselves after this many hours, if set. */
+  autoCheckoutHours: z.coerce.number().int().min(1, "campaigns.errors.autoCheckout").max(72, "campaigns.errors.autoCheckout").optional().nullable().transform((v) => v ?? null),
+  issueDate: instant,
+  closeDate: instant,
+});
+
 /** Every campaign's input, told apart by `type`. */
-export const campaignInput = z.discriminatedUnion("type", [bouncebackInput, oneQuestionInput, pollInput, invitationInput, pickWinnersInput]);
+export const campaignInput = z.discriminatedUnion("type", [
+  bouncebackInput,
+  oneQuestionInput,
+  pollInput,
+  invitationInput,
+  pickWinnersInput,
+  birthdayInput,
+  reminderInput,
+  postRegistrationInput,
+  customerExpInput,
+  checkinInput,
+]);
 export type CampaignInput = z.output<typeof campaignInput>;
 export type CampaignInputOf<T extends CampaignTypeName> = Extract<CampaignInput, { type: T }>;
 

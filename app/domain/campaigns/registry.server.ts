@@ -6,6 +6,11 @@ import { oneQuestion } from "./types/one-question";
 import { poll } from "./types/poll";
 import { invitation } from "./types/invitation";
 import { pickWinners } from "./types/pick-winners";
+import { birthday } from "./types/birthday";
+import { reminder } from "./types/reminder";
+import { postRegistration } from "./types/post-registration";
+import { customerExperience } from "./types/customer-experience";
+import { checkin } from "./types/checkin";
 
 const TYPES: { [T in CampaignTypeName]: CampaignType<T> } = {
   BOUNCEBACK: bounceback,
@@ -13,6 +18,11 @@ const TYPES: { [T in CampaignTypeName]: CampaignType<T> } = {
   POLL: poll,
   INVITATION: invitation,
   PICKWINNERS: pickWinners,
+  BIRTHDAYGREETING: birthday,
+  REMINDER: reminder,
+  POSTREGISTRATION: postRegistration,
+  CUSTOMEREXP: customerExperience,
+  CHECKIN: checkin,
 };
 
 export function campaignType(type: CampaignTypeName): CampaignType {

@@ -39,22 +39,23 @@ function afterFirstWord(body: string): string {
  * An answer from a subscribed member to a campaign that asks: stored (replacing their earlier answer where the type
  * allows), followed by what the type does. Returns false when the text fits no answer (after the one help text).
  */
-async function answer(ctx: RouteContext, c: LoadedCampaign, member: Member, body: string, wait: { id: number; helped: number } | null): Promise<boolean> {
+async function answer(ctx: RouteContext, c: LoadedCampaign, member: Member, body: string, wait: { id: number; helped: number; step: string } | null): Promise<boolean> {
   const type = campaignType(c.type);
-  const parsed = type.parseAnswer?.(c, body) ?? null;
+  const step = wait?.step ?? type.firstStep ?? "answer";
+  const parsed = type.parseAnswer?.(c, body, step) ?? null;
   const e = engineCtx(ctx);
   if (!parsed) {
     if (type.helpText && (!wait || !wait.helped)) {
       if (wait) await ctx.trx.updateTable("campaign_waits").set({ helped: 1 }).where("id", "=", wait.id).execute();
-      await sendToMembers(e, c, [member.id], type.helpText(c, e.business.locale), { reply: true });
+      await sendToMembers(e, c, [member.id], type.helpText(c, e.business.locale, step), { reply: true });
     }
     return false;
   }
   const recorded = await recordResponse(ctx.trx, c, {
     memberId: member.id,
     phone: ctx.text.from_number,
-    step: "answer",
-    answer: parsed.key === "REPLY" ? "REPLY" : parsed.key,
+    step,
+    answer: parsed.key,
     raw: ctx.text.body,
     inboundId: ctx.text.id,
     partySize: parsed.partySize,
@@ -62,8 +63,9 @@ async function answer(ctx: RouteContext, c: LoadedCampaign, member: Member, body
     replaces: type.reanswer,
   });
   if (!recorded) return true;
-  if (wait && !type.reanswer) await ctx.trx.updateTable("campaign_waits").set({ status: "ANSWERED" }).where("id", "=", wait.id).execute();
-  await type.afterAnswer?.(e, c, member, recorded.id, parsed, recorded.previous);
+  const next = await type.afterAnswer?.(e, c, member, recorded.id, parsed, recorded.previous, step);
+  if (wait && next) await ctx.trx.updateTable("campaign_waits").set({ step: next.nextStep, helped: 0 }).where("id", "=", wait.id).execute();
+  else if (wait && !type.reanswer) await ctx.trx.updateTable("campaign_waits").set({ status: "ANSWERED" }).where("id", "=", wait.id).execute();
   return true;
 }
 
@@ -98,24 +100,26 @@ export const campaignKeywordHandler: InboundHandler = {
     const type = campaignType(c.type);
     const rest = afterFirstWord(ctx.text.body);
     if (type.asks) {
-      if (!isSubscribed(ctx.member) || c.status !== "LIVE") return null;
+      if (!isSubscribed(ctx.member) || (c.status !== "LIVE" && c.status !== "ONGOING")) return null;
       const member = ctx.member;
       const wait = await ctx.trx
         .selectFrom("campaign_waits")
-        .select(["id", "helped", "status"])
+        .select(["id", "helped", "status", "step"])
         .where("campaign_id", "=", c.id)
         .where("member_id", "=", member.id)
         .executeTakeFirst();
       if (!rest) {
         // The keyword alone: they are asked the question, and their next text answers it.
         const at = ctx.now.toISOString();
-        if (wait) await ctx.trx.updateTable("campaign_waits").set({ status: "OPEN", opened_at: at, helped: 0 }).where("id", "=", wait.id).execute();
-        else await ctx.trx.insertInto("campaign_waits").values({ business_id: c.businessId, campaign_id: c.id, member_id: member.id, status: "OPEN", helped: 0, opened_at: at, closes_at: c.closeAt }).execute();
+        const first = type.firstStep ?? "answer";
+        if (wait) await ctx.trx.updateTable("campaign_waits").set({ status: "OPEN", step: first, opened_at: at, helped: 0 }).where("id", "=", wait.id).execute();
+        else await ctx.trx.insertInto("campaign_waits").values({ business_id: c.businessId, campaign_id: c.id, member_id: member.id, status: "OPEN", step: first, helped: 0, opened_at: at, closes_at: c.closeAt }).execute();
         const e = engineCtx(ctx);
-        await sendToMembers(e, c, [member.id], type.issueText(c, e.business.locale) ?? "", { reply: true });
+        await sendToMembers(e, c, [member.id], (type.askText ?? type.issueText)(c, e.business.locale) ?? "", { reply: true });
         return result(member, c);
       }
-      const ok = await answer(ctx, c, member, rest, wait ? { id: Number(wait.id), helped: Number(wait.helped) } : null);
+      const open = wait?.status === "OPEN" ? { id: Number(wait.id), helped: Number(wait.helped), step: wait.step } : null;
+      const ok = await answer(ctx, c, member, rest, open ?? (wait ? { id: Number(wait.id), helped: Number(wait.helped), step: type.firstStep ?? "answer" } : null));
       return ok ? result(member, c) : null;
     }
     const handled = await type.onKeyword?.(engineCtx(ctx), c, ctx.member, { inboundId: ctx.text.id, phone: ctx.text.from_number, body: ctx.text.body, receivedAt: ctx.text.received_at }, rest);
@@ -127,6 +131,7 @@ interface OpenWait {
   id: number;
   campaignId: number;
   helped: number;
+  step: string;
   openedAt: string;
   closesAt: string | null;
 }
@@ -146,7 +151,7 @@ export const campaignAnswerHandler: InboundHandler = {
     const rows = await trx
       .selectFrom("campaign_waits as w")
       .innerJoin("members as m", "m.id", "w.member_id")
-      .select(["w.id", "w.campaign_id", "w.helped", "w.opened_at", "w.closes_at", "m.phone", "m.business_id"])
+      .select(["w.id", "w.campaign_id", "w.helped", "w.step", "w.opened_at", "w.closes_at", "m.phone", "m.business_id"])
       .where("w.status", "=", "OPEN")
       .where("m.business_id", "in", businessIds)
       .where("m.phone", "in", phones)
@@ -156,7 +161,7 @@ export const campaignAnswerHandler: InboundHandler = {
     for (const r of rows) {
       const key = `${r.business_id}:${r.phone}`;
       const list = waits.get(key) ?? [];
-      list.push({ id: Number(r.id), campaignId: Number(r.campaign_id), helped: Number(r.helped), openedAt: r.opened_at, closesAt: r.closes_at });
+      list.push({ id: Number(r.id), campaignId: Number(r.campaign_id), helped: Number(r.helped), step: r.step, openedAt: r.opened_at, closesAt: r.closes_at });
       waits.set(key, list);
     }
     return { waits, campaigns: await campaignsByIds(trx, rows.map((r) => Number(r.campaign_id))) };
@@ -168,7 +173,7 @@ export const campaignAnswerHandler: InboundHandler = {
     // The most recently sent question that is still open when the text arrived.
     const wait = list.find((w) => {
       const c = index?.campaigns.get(w.campaignId);
-      return c?.status === "LIVE" && (!w.closesAt || w.closesAt > ctx.text.received_at);
+      return (c?.status === "LIVE" || c?.status === "ONGOING") && (!w.closesAt || w.closesAt > ctx.text.received_at);
     });
     if (!wait) return null;
     const c = index!.campaigns.get(wait.campaignId)!;

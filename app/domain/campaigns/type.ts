@@ -38,17 +38,48 @@ export interface CampaignType<T extends CampaignTypeName = CampaignTypeName> {
   extraSteps?(c: LoadedCampaign): { step: string; fireAt: string }[];
   /** Runs one of its own steps (inside the fire's transaction). */
   runStep?(ctx: EngineCtx, c: LoadedCampaign, step: string): Promise<void>;
-  /** A reply read as an answer, or null when it fits none. */
-  parseAnswer?(c: LoadedCampaign, body: string): ParsedAnswer | null;
+  /** The question a member is asked when they text the keyword alone (the issue text when missing). */
+  askText?(c: LoadedCampaign, locale: string): string | null;
+  /** The step a new question waits on ("answer" when missing); a survey moves on to further steps. */
+  firstStep?: string;
+  /** A reply to the question the member is waiting on (`step`), read as an answer, or null when it fits none. */
+  parseAnswer?(c: LoadedCampaign, body: string, step: string): ParsedAnswer | null;
   /** The one help text for a reply that fits no answer. */
-  helpText?(c: LoadedCampaign, locale: string): string;
+  helpText?(c: LoadedCampaign, locale: string, step: string): string;
   /**
    * Called once the answer is stored and counted: may move it (an acceptance onto a waitlist), and sends the
    * thank-you or whatever the type says. `previous` is the answer it replaced.
    */
-  afterAnswer?(ctx: EngineCtx, c: LoadedCampaign, member: Member, responseId: number, answer: ParsedAnswer, previous: PreviousAnswer | null): Promise<void>;
+  afterAnswer?(
+    ctx: EngineCtx,
+    c: LoadedCampaign,
+    member: Member,
+    responseId: number,
+    answer: ParsedAnswer,
+    previous: PreviousAnswer | null,
+    step: string,
+  ): Promise<void | { nextStep: string }>;
   /** A text whose first word is the campaign's keyword (`rest` is what follows it). True when handled. */
   onKeyword?(ctx: EngineCtx, c: LoadedCampaign, member: Member | undefined, text: CampaignText, rest: string): Promise<boolean>;
   /** How an answer key reads in results (an option's own words). */
   labels?(c: LoadedCampaign): string[];
+  /**
+   * Date-driven types (birthday, reminder, follow-up): the member's next send strictly after `after`, or null when
+   * they have none. `occurrence` names it (a year, an appointment, a join), so a moved date plans a new send and
+   * the old one is cancelled.
+   */
+  planMember?(c: LoadedCampaign, m: MemberDates, after: Date): { occurrence: string; fireAt: string } | null;
+  /** A date-driven send found later than this after its time (a worker was down) is skipped as too late. */
+  lateAfterMs?: number;
+}
+
+/** What a date-driven type reads of a member. */
+export interface MemberDates {
+  id: number;
+  joinedAt: string | null;
+  /** "MM-DD". */
+  birthday: string | null;
+  appointmentAt: string | null;
+  /** The chosen custom date attribute's value ("YYYY-MM-DD"), when the type reads one. */
+  dateValue: string | null;
 }

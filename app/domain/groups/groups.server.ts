@@ -1,6 +1,7 @@
 // Groups: LIST groups (fixed membership in group_members), SMART groups (a filter compiled to SQL
 // at use: smart-filter.ts), CAMPAIGN groups (filled by campaigns). Group id -1 is "all subscribers".
 // Every query is scoped to the business; a group of another business is NF001 (404).
+import { memberDataChanged } from "~/domain/members/hooks.server";
 import { sql, type Kysely, type SqlBool } from "kysely";
 import type { DB, Group, GroupType } from "#db/types";
 import { AppError } from "~/lib/errors";
@@ -193,6 +194,7 @@ export async function addGroupMembers(db: Db, businessId: number, groupId: numbe
       .values(valid.map((m) => ({ group_id: g.id, member_id: m.id, added_at: now.toISOString() })))
       .execute();
     await trx.updateTable("groups").set({ updated_at: now.toISOString() }).where("id", "=", g.id).execute();
+    for (const m of valid) await memberDataChanged(trx, { businessId, memberId: m.id }, now);
     return valid.length;
   });
 }
@@ -201,9 +203,12 @@ export async function removeGroupMembers(db: Db, businessId: number, groupId: nu
   const g = await requireListGroup(db, businessId, groupId);
   const ids = [...new Set(memberIds)].filter((n) => Number.isSafeInteger(n) && n > 0).slice(0, 1000);
   if (!ids.length) return 0;
-  const r = await db.deleteFrom("group_members").where("group_id", "=", g.id).where("member_id", "in", ids).executeTakeFirst();
-  await db.updateTable("groups").set({ updated_at: now.toISOString() }).where("id", "=", g.id).execute();
-  return Number(r.numDeletedRows);
+  return db.transaction().execute(async (trx) => {
+    const r = await trx.deleteFrom("group_members").where("group_id", "=", g.id).where("member_id", "in", ids).executeTakeFirst();
+    await trx.updateTable("groups").set({ updated_at: now.toISOString() }).where("id", "=", g.id).execute();
+    for (const id of ids) await memberDataChanged(trx, { businessId, memberId: id }, now);
+    return Number(r.numDeletedRows);
+  });
 }
 
 export interface GroupMemberRow {
@@ -309,6 +314,7 @@ export async function addMatchingMembers(db: Db, businessId: number, groupId: nu
         .execute();
     }
     await trx.updateTable("groups").set({ updated_at: at }).where("id", "=", g.id).execute();
+    for (const id of ids) await memberDataChanged(trx, { businessId, memberId: id }, now);
     return { added: ids.length, more: rows.length > BULK_ADD_MAX };
   });
 }

@@ -7,6 +7,7 @@ import { AppError } from "~/lib/errors";
 import { parseUkMobile } from "~/lib/phone";
 import { ukDateTimeToUtc } from "~/lib/uk-time";
 import { enqueueSystemText } from "~/domain/messaging/outbound.server";
+import { memberDataChanged } from "./hooks.server";
 import {
   businessTexts,
   checkConsentTexts,
@@ -259,6 +260,7 @@ export async function updateMember(db: Db, businessId: number, memberId: number,
       .where("business_id", "=", businessId)
       .execute();
     await writeMemberValues(trx, businessId, memberId, parsed.values);
+    await memberDataChanged(trx, { businessId, memberId }, now);
   });
 }
 
@@ -294,6 +296,7 @@ export async function inviteMember(db: Db, businessId: number, input: MemberFiel
     if (Object.keys(cols).length) await trx.updateTable("members").set({ ...cols, invited_at: now.toISOString() }).where("id", "=", member.id).execute();
     else await trx.updateTable("members").set({ invited_at: now.toISOString() }).where("id", "=", member.id).execute();
     await writeMemberValues(trx, businessId, member.id, parsed.values);
+    await memberDataChanged(trx, { businessId, memberId: member.id }, now);
     return (await trx.selectFrom("members").selectAll().where("id", "=", member.id).executeTakeFirstOrThrow()) as Member;
   });
 }
@@ -335,6 +338,7 @@ export async function updateMyInfo(db: Db, ref: string, input: MemberFields, now
   await db.transaction().execute(async (trx) => {
     await trx.updateTable("members").set({ ...columnsOf(parsed), updated_at: now.toISOString() }).where("id", "=", member.id).execute();
     await writeMemberValues(trx, member.business_id, member.id, parsed.values);
+    await memberDataChanged(trx, { businessId: member.business_id, memberId: member.id }, now);
   });
 }
 

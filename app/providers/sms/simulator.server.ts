@@ -155,6 +155,10 @@ export class SimulatorSmsProvider implements SmsProvider {
     return found;
   }
 
+  async releaseNumber(number: string): Promise<void> {
+    await this.db.deleteFrom("sim_numbers").where("number", "=", number).execute();
+  }
+
   async provisionNumber(): Promise<{ number: string }> {
     if (await getSimSetting(this.db, SIM_FAIL_NUMBER_REQUESTS) === "true") {
       throw new SmsProviderError("The simulator was told to refuse number requests", { retryable: false, providerCode: "SIM_REFUSED" });

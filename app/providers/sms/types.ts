@@ -157,6 +157,8 @@ export interface SmsProvider {
   findByReferences?(queries: ReferenceQuery[]): Promise<Map<string, FoundMessage>>;
   /** Buys or assigns a dedicated UK number for a business. Throws SmsProviderError on failure. */
   provisionNumber(request: { businessName: string }): Promise<ProvisionedNumber>;
+  /** Gives a number back to the provider (an account was cancelled). Absent: the provider keeps it. */
+  releaseNumber?(number: string): Promise<void>;
   /** The provider's record of a message; null when it has none. Throws SmsProviderError when it cannot tell. */
   fetchMessage?(providerId: string): Promise<ProviderMessage | null>;
   /**

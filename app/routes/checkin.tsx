@@ -1,0 +1,15 @@
+// /checkin: create a campaign of type CHECKIN, or change it with ?id=N until anything has been sent (the form and its
+// rules are shared by every type: campaign-form.tsx and campaign-editor.server.ts).
+import { useActionData, useLoaderData } from "react-router";
+import type { Route } from "./+types/checkin";
+import { CampaignForm } from "~/components/campaign-form";
+import { campaignEditorAction, campaignEditorLoader } from "./campaign-editor.server";
+
+export const handle = { titleKey: "campaigns.types.CHECKIN.createTitle", descriptionKey: "campaigns.types.CHECKIN.lead", permission: "campaigns:manage" };
+
+export const loader = (args: Route.LoaderArgs) => campaignEditorLoader(args, "CHECKIN");
+export const action = (args: Route.ActionArgs) => campaignEditorAction(args, "CHECKIN");
+
+export default function CampaignPage() {
+  return <CampaignForm data={useLoaderData<typeof loader>()} actionData={useActionData<typeof action>()} />;
+}

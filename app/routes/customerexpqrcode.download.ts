@@ -1,0 +1,7 @@
+// A customer experience survey's QR code as a file: ?id=N&format=svg|png.
+import type { Route } from "./+types/customerexpqrcode.download";
+import { qrDownload } from "./venue-qr.server";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  return qrDownload(request, context, "CUSTOMEREXP");
+}
