@@ -1,8 +1,9 @@
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 import path from "node:path";
+import { reactRouterReuse } from "./server/react-router-reuse";
 
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ isSsrBuild, command }) => ({
   resolve: {
     alias: {
       "~": path.resolve(import.meta.dirname, "app"),
@@ -28,6 +29,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   ssr: {
     // Native and Node-only packages stay external to the server bundle.
     external: ["better-sqlite3", "pg", "twilio"],
+    // The production server bundle carries React Router itself (patched by reactRouterReuse), and with it
+    // every package that imports React Router, so that all of them share that one copy.
+    ...(isSsrBuild && command === "build" ? { noExternal: ["react-router", "@react-router/express", "@react-router/node", "remix-toast", "remix-i18next"] } : {}),
   },
-  plugins: [reactRouter()],
+  plugins: [reactRouter(), ...(isSsrBuild && command === "build" ? [reactRouterReuse()] : [])],
 }));

@@ -4,6 +4,7 @@ import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { contentSecurityPolicy, nonceContext } from "~/lib/csp.server";
 import { getI18n } from "~/lib/i18n.server";
+import { compressPage } from "~/lib/page-compression.server";
 import { NonceContext } from "~/lib/nonce";
 
 export const streamTimeout = 5000;
@@ -47,7 +48,18 @@ export default function handleRequest(
             responseHeaders.set("X-Frame-Options", "DENY");
             // Not under Vite's development server, whose hot reload relies on inline scripts of its own.
             if (!import.meta.env.DEV) responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
-            resolve(new Response(Buffer.concat(chunks), { headers: responseHeaders, status: responseStatusCode }));
+            // Compressed here in one call (see page-compression.server.ts); the development server's
+            // middleware stack is left as it is.
+            let page = Buffer.concat(chunks);
+            if (!import.meta.env.DEV) {
+              const compressed = compressPage(page, request.headers.get("Accept-Encoding"), responseHeaders.get("Cache-Control"), request.method);
+              responseHeaders.append("Vary", "Accept-Encoding");
+              if (compressed.encoding) {
+                responseHeaders.set("Content-Encoding", compressed.encoding);
+                page = compressed.body;
+              }
+            }
+            resolve(new Response(page, { headers: responseHeaders, status: responseStatusCode }));
           });
           pipe(body);
         },

@@ -44,6 +44,7 @@ export async function startServer({ quiet = true } = {}) {
   }
   return {
     base,
+    pid: child.pid,
     get stderr() {
       return stderr;
     },

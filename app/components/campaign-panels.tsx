@@ -14,7 +14,21 @@ import { campaignIdOf, timeLeft, topResponseShare } from "~/domain/feed/campaign
 import { truncateText } from "~/domain/home/format";
 import { formatLongDate } from "~/lib/uk-time";
 
-export const CAMPAIGN_FEED_TYPES = ["ONEQUESTION", "POLL", "INVITATION", "BOUNCEBACK", "PICKWINNERS"] as const;
+export const CAMPAIGN_FEED_TYPES = [
+  "ONEQUESTION",
+  "POLL",
+  "INVITATION",
+  "BOUNCEBACK",
+  "PICKWINNERS",
+  "BIRTHDAYGREETING",
+  "REMINDER",
+  "POSTREGISTRATION",
+  "CUSTOMEREXP",
+  "CHECKIN",
+] as const;
+
+/** Types that send to each member on their own date (a birthday, an appointment, a join). */
+const DATED = new Set(["BIRTHDAYGREETING", "REMINDER", "POSTREGISTRATION"]);
 
 export function isCampaignFeedItem(item: FeedItem): boolean {
   return (CAMPAIGN_FEED_TYPES as readonly string[]).includes(item.type);
@@ -61,7 +75,19 @@ export function CampaignPanel({ item }: { item: FeedItem }) {
           <Icon name="alert" /> {t("feed.campaigns.failed", { reason: t(`errors.campaignFailure.${item.errorMessage}`, { defaultValue: t("errors.generic") }) })}
         </p>
       ) : null}
-      {item.type === "BOUNCEBACK" ? <BouncebackFigures item={item} /> : item.type === "PICKWINNERS" ? <DrawFigures item={item} drawn={status === "drawn"} when={when} /> : <ReplyFigures item={item} when={when} />}
+      {item.type === "BOUNCEBACK" ? (
+        <BouncebackFigures item={item} />
+      ) : item.type === "PICKWINNERS" ? (
+        <DrawFigures item={item} drawn={status === "drawn"} when={when} />
+      ) : DATED.has(item.type) ? (
+        <DatedFigures item={item} when={when} />
+      ) : item.type === "CUSTOMEREXP" ? (
+        <SurveyFigures item={item} />
+      ) : item.type === "CHECKIN" ? (
+        <CheckinFigures item={item} />
+      ) : (
+        <ReplyFigures item={item} when={when} />
+      )}
     </article>
   );
 }
@@ -138,8 +164,78 @@ function DrawFigures({ item, drawn, when }: { item: FeedItem; drawn: boolean; wh
   );
 }
 
-/** The two-slice doughnut (top response, the rest), drawn only in the browser; the text above says the same. */
-function Doughnut({ top, rest }: { top: number; rest: number }) {
+/** Birthday greetings, reminders, follow-ups: texts sent, planned this month, and the next one. */
+function DatedFigures({ item, when }: { item: FeedItem; when: (iso?: string) => string }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <>
+      <dl className="feed-campaign__figures">
+        <div>
+          <dt>{t("feed.campaigns.textsSent")}</dt>
+          <dd>{(item.totalSent ?? 0).toLocaleString(i18n.language)}</dd>
+        </div>
+        <div>
+          <dt>{t("feed.campaigns.plannedThisMonth")}</dt>
+          <dd>{(item.totalMonth ?? 0).toLocaleString(i18n.language)}</dd>
+        </div>
+      </dl>
+      {item.nextSending ? <p className="feed-item__meta">{t("feed.campaigns.next", { when: when(item.nextSending) })}</p> : null}
+    </>
+  );
+}
+
+/**
+ * Customer experience: this month's score (the month in capitals, spec section 9) against last month's, the three
+ * classes as text, and a three-slice doughnut in the browser.
+ */
+function SurveyFigures({ item }: { item: FeedItem }) {
+  const { t, i18n } = useTranslation();
+  const promoters = item.promoters ?? 0;
+  const passives = item.passives ?? 0;
+  const detractors = item.detractors ?? 0;
+  const month = new Date().toLocaleString(i18n.language === "fr" ? "fr-FR" : "en-GB", { month: "long", timeZone: "Europe/London" }).toUpperCase();
+  const score = item.currentScore;
+  const previous = item.previousScore;
+  const trend = score === undefined || previous === undefined || score === previous ? "unchanged" : score > previous ? "up" : "down";
+  return (
+    <div className="feed-campaign__body feed-campaign__body--chart">
+      <div>
+        <p className="feed-campaign__counts">
+          <span suppressHydrationWarning>{month}</span>
+          <span>{score === undefined ? t("feed.campaigns.noScore") : t("feed.campaigns.score", { score })}</span>
+        </p>
+        {score !== undefined && previous !== undefined ? <p className="feed-item__meta">{t(`feed.campaigns.trend.${trend}`, { previous })}</p> : null}
+        <p className="feed-item__meta">{t("feed.campaigns.classes", { promoters, passives, detractors })}</p>
+      </div>
+      {promoters + passives + detractors > 0 ? <Doughnut series={[promoters, passives, detractors]} /> : null}
+    </div>
+  );
+}
+
+/** Check-in: who is here now, visits today, and over the last 21 days. */
+function CheckinFigures({ item }: { item: FeedItem }) {
+  const { t, i18n } = useTranslation();
+  const figures: [string, number][] = [
+    ["hereNow", item.contactGroupCount ?? 0],
+    ["today", item.totalToday ?? 0],
+    ["last21Days", item.totalReceived ?? 0],
+  ];
+  return (
+    <dl className="feed-campaign__figures">
+      {figures.map(([key, value]) => (
+        <div key={key}>
+          <dt>{t(`feed.campaigns.${key}`)}</dt>
+          <dd>{value.toLocaleString(i18n.language)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** The doughnut (top response and the rest, or a survey's three classes), drawn only in the browser; the text beside it says the same. */
+function Doughnut({ top, rest, series }: { top?: number; rest?: number; series?: number[] }) {
+  const values = series ?? [top ?? 0, rest ?? 0];
+  const key = values.join(",");
   const ref = useRef<HTMLDivElement>(null);
   const [drawn, setDrawn] = useState(false);
   useEffect(() => {
@@ -147,13 +243,13 @@ function Doughnut({ top, rest }: { top: number; rest: number }) {
     let chart: { detach(): void } | null = null;
     void import("chartist").then(({ PieChart }) => {
       if (cancelled || !ref.current) return;
-      chart = new PieChart(ref.current, { series: [top, rest] }, { donut: true, donutWidth: 12, showLabel: false, width: 64, height: 64 });
+      chart = new PieChart(ref.current, { series: key.split(",").map(Number) }, { donut: true, donutWidth: 12, showLabel: false, width: 64, height: 64 });
       setDrawn(true);
     });
     return () => {
       cancelled = true;
       chart?.detach();
     };
-  }, [top, rest]);
+  }, [key]);
   return <div ref={ref} className={drawn ? "feed-chart feed-chart--drawn" : "feed-chart"} aria-hidden="true" />;
 }

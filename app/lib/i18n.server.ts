@@ -32,10 +32,83 @@ function instanceFor(lng: string): Promise<I18n> {
     // i18next copies every own property of the instance it is given (about forty) for each component that
     // calls useTranslation, and on the server every render is a first render. Reads reach the instance,
     // whose methods are bound to it.
-    made = instance.init().then(() => Object.create(instance) as I18n);
+    made = instance.init().then(() => Object.create(withRememberedTranslations(instance)) as I18n);
     instances.set(lng, made);
   }
   return made;
+}
+
+/** Remembered translations per instance are capped so keys made from input cannot grow them without limit. */
+const MAX_REMEMBERED = 5000;
+
+type FixedT = (key: unknown, opts?: unknown, ...rest: unknown[]) => unknown;
+
+/**
+ * A map key for a translation with options whose values are all strings, numbers or booleans (each with its
+ * type: a count of 3 and a name "3" translate differently); null when any value is something else.
+ */
+function optionsKey(key: string, opts: object): string | null {
+  let out = `${key}\u0000`;
+  for (const [name, value] of Object.entries(opts)) {
+    const type = typeof value;
+    if (type !== "string" && type !== "number" && type !== "boolean") return null;
+    out += `${name}\u0001${type[0]}${String(value)}\u0002`;
+  }
+  return out;
+}
+
+/**
+ * The instance behind an object whose `getFixedT` (which React i18next calls for every component that
+ * translates) gives a cheaper `t`. On the server a language's resources never change, so a key asked
+ * for without options always gives the same text: it is remembered after the first time. A key with
+ * options (interpolation, plurals) goes to the instance's own `t` with the language and namespace set,
+ * as i18next's fixed `t` does, without copying all of i18next's options for each call. Anything else
+ * (a key prefix, a selector function, several keys) takes i18next's own fixed `t`.
+ */
+function withRememberedTranslations(instance: I18n): I18n {
+  const byNamespace = new Map<string, Map<string, string>>();
+  const front = Object.create(instance) as I18n;
+  const getFixedT = ((lng: unknown, ns: unknown, keyPrefix: unknown, fixedOpts: unknown) => {
+    const own = (instance.getFixedT as unknown as (...a: unknown[]) => FixedT)(lng, ns, keyPrefix, fixedOpts);
+    if (keyPrefix || typeof lng !== "string" || lng !== instance.language) return own;
+    const nsKey = String(ns);
+    let remembered = byNamespace.get(nsKey);
+    if (!remembered) byNamespace.set(nsKey, (remembered = new Map<string, string>()));
+    const known = remembered;
+    const t: FixedT & { lng?: string; ns?: unknown; keyPrefix?: unknown } = (key, opts, ...rest) => {
+      if (typeof key !== "string" || rest.length > 0) return own(key, opts, ...rest);
+      if (opts === undefined) {
+        let text = known.get(key);
+        if (text === undefined) {
+          const made = own(key);
+          if (typeof made !== "string") return made;
+          if (known.size >= MAX_REMEMBERED) known.clear();
+          known.set(key, (text = made));
+        }
+        return text;
+      }
+      if (typeof opts === "object" && opts !== null && (opts as { keyPrefix?: unknown }).keyPrefix === undefined) {
+        // The same key with the same plain values (a count, a name) gives the same text too.
+        const memo = optionsKey(key, opts);
+        let text = memo === null ? undefined : known.get(memo);
+        if (text === undefined) {
+          const o = opts as { lng?: unknown; ns?: unknown };
+          const made = instance.t(key, { ...opts, lng: o.lng || lng, ns: o.ns || ns } as never) as unknown;
+          if (memo === null || typeof made !== "string") return made;
+          if (known.size >= MAX_REMEMBERED) known.clear();
+          known.set(memo, (text = made));
+        }
+        return text;
+      }
+      return own(key, opts);
+    };
+    t.lng = lng;
+    t.ns = ns;
+    t.keyPrefix = keyPrefix;
+    return t;
+  }) as unknown as I18n["getFixedT"];
+  Object.defineProperty(front, "getFixedT", { value: getFixedT, enumerable: false });
+  return front;
 }
 
 const localeContext = createContext<Locale>(DEFAULT_LOCALE);

@@ -109,5 +109,10 @@ describe("date-driven, survey and check-in campaign pages", () => {
     const fr = pageText(await (await client.get(`/viewcampaign?id=${ids["/checkin"]}&lng=fr`)).text());
     expect(fr).toMatch(/1 présent/);
     expect((await client.get(`/birthday?lng=fr`)).status).toBe(200);
+    // The home feed has a panel for each: the survey's score this month, who is here, the birthdays planned.
+    const home = pageText(await (await client.get("/?lng=en-GB")).text());
+    expect(home).toMatch(/How did we do.*Score 0.*1 promoters, 0 passives, 1 detractors/);
+    expect(home).toMatch(/Front door.*Here now\s*1/);
+    expect(home).toMatch(/Birthdays.*Texts sent\s*0\s*Planned this month/);
   });
 });

@@ -97,7 +97,9 @@ describe("no 5xx for odd requests", () => {
     expect(PATHS.length).toBeGreaterThan(40);
   });
 
-  it("answers every route, signed in and out, with odd methods and malformed bodies, below 500", { timeout: 120_000 }, async () => {
+  // Every route of the app, twice over: on a shared machine this takes a few minutes at worst (speed is the
+  // benchmarks' business, not this test's).
+  it("answers every route, signed in and out, with odd methods and malformed bodies, below 500", { timeout: 600_000 }, async () => {
     const account = await createAccount(t.app.db);
     const signedIn = t.app.client();
     await signedIn.login(account.email, account.password);
@@ -144,10 +146,8 @@ describe("no 5xx for odd requests", () => {
         }
       }
     }
-    const started = Date.now();
     await pool(jobs, 6, (job) => job());
     expect(failures, `${failures.length} requests answered 5xx:\n${failures.slice(0, 40).join("\n")}\n${t.app.serverErrors.slice(-2000)}`).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it.each([

@@ -1,6 +1,7 @@
 // Sessions for the web (cookie) and for API clients (bearer token). Only a SHA-256 of each token is
 // stored, so a database leak does not leak live sessions.
 import type { Database } from "#db/index";
+import { compiledQuery } from "#db/compiled";
 import { randomToken, sha256 } from "~/lib/crypto.server";
 
 export const WEB_SESSION_DAYS = 30;
@@ -43,14 +44,9 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-/**
- * The user behind a token, or null when the token is unknown, expired, idle for longer than
- * `idleMinutes` (web sessions only; API tokens just expire), or the user is disabled. A live web session's
- * last use is recorded at most once a minute.
- */
-export async function findSessionUser(db: Database, token: string, now: Date, options: { idleMinutes?: number } = {}): Promise<SessionUser | null> {
-  if (!token || token.length > 128) return null;
-  const row = await db
+/** The session, its user and business, by the token's hash: read for every signed-in request. */
+const sessionRow = compiledQuery((db: Database, sessionId: string) =>
+  db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .innerJoin("businesses", "businesses.id", "users.business_id")
@@ -70,8 +66,17 @@ export async function findSessionUser(db: Database, token: string, now: Date, op
       "sessions.last_seen_at as lastSeenAt",
       "users.last_active_at as lastActiveAt",
     ])
-    .where("sessions.id", "=", sha256(token))
-    .executeTakeFirst();
+    .where("sessions.id", "=", sessionId),
+);
+
+/**
+ * The user behind a token, or null when the token is unknown, expired, idle for longer than
+ * `idleMinutes` (web sessions only; API tokens just expire), or the user is disabled. A live web session's
+ * last use is recorded at most once a minute.
+ */
+export async function findSessionUser(db: Database, token: string, now: Date, options: { idleMinutes?: number } = {}): Promise<SessionUser | null> {
+  if (!token || token.length > 128) return null;
+  const [row] = await sessionRow(db, sha256(token));
   if (!row || row.expiresAt <= now.toISOString() || row.disabled || row.businessStatus === "DISABLED") return null;
   if (row.sessionKind === "WEB") {
     const lastSeen = Date.parse(row.lastSeenAt ?? row.createdAt);

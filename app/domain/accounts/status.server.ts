@@ -1,5 +1,6 @@
 // Account status and the current business, as the home screen and /api/account/status see them.
 import type { Database } from "#db/index";
+import { compiledQuery } from "#db/compiled";
 import { TERMS_VERSION } from "~/lib/config.server";
 import { planView, type PlanView } from "~/domain/billing/plan";
 
@@ -11,9 +12,15 @@ export interface AccountStatus {
   displayNotification: string | null;
 }
 
+const businessRow = compiledQuery((db: Database, businessId: number) => db.selectFrom("businesses").selectAll().where("id", "=", businessId));
+
 export async function getBusiness(db: Database, businessId: number) {
-  return db.selectFrom("businesses").selectAll().where("id", "=", businessId).executeTakeFirstOrThrow();
+  const [row] = await businessRow(db, businessId);
+  if (!row) throw new Error(`business ${businessId} not found`);
+  return row;
 }
+
+const viewedSections = compiledQuery((db: Database, userId: number) => db.selectFrom("help_sections_viewed").select("section").where("user_id", "=", userId).orderBy("section"));
 
 type BusinessRow = Awaited<ReturnType<typeof getBusiness>>;
 
@@ -30,7 +37,7 @@ export async function getPlan(db: Database, businessId: number, now: Date): Prom
 
 export async function getAccountStatus(db: Database, user: { userId: number; businessId: number }, now: Date): Promise<AccountStatus> {
   const b = await getBusiness(db, user.businessId);
-  const sections = await db.selectFrom("help_sections_viewed").select("section").where("user_id", "=", user.userId).orderBy("section").execute();
+  const sections = await viewedSections(db, user.userId);
   const plan = planOf(b, now);
   return {
     onboarding: b.onboarding,

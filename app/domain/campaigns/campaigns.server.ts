@@ -3,6 +3,7 @@
 import crypto from "node:crypto";
 import { sql } from "kysely";
 import type { Database } from "#db/index";
+import { compiledQuery } from "#db/compiled";
 import { AppError } from "~/lib/errors";
 import { wallClock, wallClockToUtc } from "~/lib/uk-time";
 import { csvLine } from "~/domain/import/csv";
@@ -716,14 +717,28 @@ export async function exportCampaignCsv(db: Database, businessId: number, campai
 
 /** Campaigns live or ongoing now. */
 export async function countLiveCampaigns(db: Database, businessId: number): Promise<number> {
-  const r = await db
+  const [r] = await liveCampaignCount(db, businessId);
+  return Number(r?.n ?? 0);
+}
+
+// Read on every home page (the tile and the feed): compiled once.
+const liveCampaignCount = compiledQuery((db: Database, businessId: number) =>
+  db
     .selectFrom("campaigns")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("business_id", "=", businessId)
-    .where("status", "in", ["LIVE", "ONGOING"])
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
+    .where("status", "in", ["LIVE", "ONGOING"]),
+);
+
+const recentCampaigns = compiledQuery((db: Database, businessId: number, endedSince: string) =>
+  db
+    .selectFrom("campaigns")
+    .selectAll()
+    .where("business_id", "=", businessId)
+    .where((eb) => eb.or([eb("status", "!=", "ENDED"), eb("ended_at", ">=", endedSince)]))
+    .orderBy("updated_at", "desc")
+    .limit(10),
+);
 
 /** A member's campaign interactions: answers, keyword texts and entries (CONTACTCAMPAIGNINTERACTIONTOTAL). */
 export async function memberCampaignInteractions(db: Database, businessId: number, memberId: number): Promise<number> {
@@ -771,14 +786,7 @@ async function sentCounts(db: Db, cs: readonly LoadedCampaign[]): Promise<Map<nu
  */
 export async function campaignFeedItems(db: Database, businessId: number, now: Date): Promise<FeedItem[]> {
   const weekAgo = new Date(now.getTime() - 7 * DAY).toISOString();
-  const rows = await db
-    .selectFrom("campaigns")
-    .selectAll()
-    .where("business_id", "=", businessId)
-    .where((eb) => eb.or([eb("status", "!=", "ENDED"), eb("ended_at", ">=", weekAgo)]))
-    .orderBy("updated_at", "desc")
-    .limit(10)
-    .execute();
+  const rows = await recentCampaigns(db, businessId, weekAgo);
   if (!rows.length) return [];
   const cs = rows.map(loaded);
   const ids = cs.map((c) => c.id);
@@ -823,6 +831,10 @@ export async function campaignFeedItems(db: Database, businessId: number, now: D
       Object.assign(item, { totalToday: t.today, totalYesterday: t.yesterday, totalMonth: t.month });
     }
     if (c.type === "PICKWINNERS") item.numberWinnersToPick = pickSettings(c).numberWinnersToPick;
+    if (isDated(c)) {
+      const u = await upcomingSends(db, c, now);
+      Object.assign(item, { totalMonth: u.thisMonth, ...(u.nextAt ? { nextSending: u.nextAt } : {}) });
+    }
     if (c.type === "CUSTOMEREXP") {
       const n = await npsFigures(db, c, now);
       Object.assign(item, { promoters: n.promoters, passives: n.passives, detractors: n.detractors, currentScore: n.currentScore ?? undefined, previousScore: n.previousScore ?? undefined });

@@ -16,6 +16,7 @@
 import crypto from "node:crypto";
 import { sql, type ExpressionBuilder, type Kysely } from "kysely";
 import type { ConversationState, DB, Member, MessageKind, MessageStatus, OutboundStatus } from "#db/types";
+import { compiledQuery } from "#db/compiled";
 import { AppError } from "~/lib/errors";
 import { FAILURE_REASON_KEYS, type SmsFailureReason } from "~/providers/sms/types";
 import { createMessage, deleteMessage, type PipelineDeps } from "~/domain/messaging/outbound.server";
@@ -102,12 +103,12 @@ export const formatThreadCursor = (c: ThreadCursor) => `${c.inBefore ?? "-"}~${c
 // without anything being written; the worker wakes it for real.
 
 /** The conversation (`c`) is snoozed and its time has come. */
-export function isDueSnoozed(eb: ConversationEb, now: Date) {
-  return eb.and([eb("c.state", "=", "SNOOZED"), eb("c.snoozed_until", "<=", now.toISOString())]);
+export function isDueSnoozed(eb: ConversationEb, now: Date | string) {
+  return eb.and([eb("c.state", "=", "SNOOZED"), eb("c.snoozed_until", "<=", typeof now === "string" ? now : now.toISOString())]);
 }
 
 /** The conversation reads as unread now: UNREAD, or snoozed until a time that has passed. */
-export function isUnreadNow(eb: ConversationEb, now: Date) {
+export function isUnreadNow(eb: ConversationEb, now: Date | string) {
   return eb.or([eb("c.state", "=", "UNREAD"), isDueSnoozed(eb, now)]);
 }
 
@@ -117,7 +118,7 @@ export function effectiveState(eb: ConversationEb, now: Date) {
 }
 
 /** The unread count a reader sees: a woken conversation counts at least one unread text. */
-export function effectiveUnreadCount(eb: ConversationEb, now: Date) {
+export function effectiveUnreadCount(eb: ConversationEb, now: Date | string) {
   return eb
     .case()
     .when(eb.and([isDueSnoozed(eb, now), eb("c.unread_count", "<", 1)]))
@@ -629,21 +630,28 @@ export async function undoDirectMessage(deps: PipelineDeps, input: { businessId:
 export async function unreadTotal(db: Db, businessId: number, now: Date): Promise<number> {
   // Two index reads rather than one OR: the unread sum comes from the covering index (business_id, state,
   // unread_count), and snoozes whose time has come (few: the worker wakes them within seconds) are added apart.
-  const unread = await db
+  // Both are read for every signed-in page (the navigation's count), so they are compiled once.
+  const [unread] = await unreadSum(db, businessId);
+  const [woken] = await wokenSum(db, businessId, now.toISOString());
+  return Number(unread?.n ?? 0) + Number(woken?.n ?? 0);
+}
+
+const unreadSum = compiledQuery((db: Db, businessId: number) =>
+  db
     .selectFrom("conversations as c")
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>("c.unread_count"), eb.lit(0)).as("n"))
     .where("c.business_id", "=", businessId)
-    .where("c.state", "=", "UNREAD")
-    .executeTakeFirst();
-  const woken = await db
+    .where("c.state", "=", "UNREAD"),
+);
+
+const wokenSum = compiledQuery((db: Db, businessId: number, now: string) =>
+  db
     .selectFrom("conversations as c")
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(effectiveUnreadCount(eb, now)), eb.lit(0)).as("n"))
     .where("c.business_id", "=", businessId)
     .where("c.state", "=", "SNOOZED")
-    .where((eb) => isDueSnoozed(eb, now))
-    .executeTakeFirst();
-  return Number(unread?.n ?? 0) + Number(woken?.n ?? 0);
-}
+    .where((eb) => isDueSnoozed(eb, now)),
+);
 
 /** Unread texts from one member (UNREADMESSAGESSUBSCRIBERTOTAL); 0 for another business's member. */
 export async function unreadForMember(db: Db, businessId: number, memberId: number, now: Date): Promise<number> {

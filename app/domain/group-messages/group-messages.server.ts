@@ -11,6 +11,7 @@
 // received from its send time up to REPLY_WINDOW_DAYS later.
 import { type Kysely, type Selectable } from "kysely";
 import type { DB, MessageStatus } from "#db/types";
+import { compiledQuery } from "#db/compiled";
 import { AppError } from "~/lib/errors";
 import { randomToken } from "~/lib/crypto.server";
 import { creditsRemaining } from "~/domain/billing/credits.server";
@@ -365,15 +366,29 @@ export async function deleteGroupMessage(deps: PipelineDeps, input: { businessId
 
 /** Pending (scheduled or sending soon) group messages, for one group or all. */
 export async function countPendingGroupMessages(db: Db, businessId: number, groupId?: number | null): Promise<number> {
+  // Without a group (the home tile, on every home page) the query is compiled once.
+  if (groupId === undefined || groupId === null) {
+    const [row] = await pendingForBusiness(db, businessId);
+    return Number(row?.n ?? 0);
+  }
   let q = db
     .selectFrom("messages")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("business_id", "=", businessId)
     .where("kind", "=", "GROUP")
     .where("status", "in", PENDING_STATUSES);
-  if (groupId !== undefined && groupId !== null) q = q.where("group_id", "=", groupId);
+  q = q.where("group_id", "=", groupId);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
+
+const pendingForBusiness = compiledQuery((db: Db, businessId: number) =>
+  db
+    .selectFrom("messages")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("business_id", "=", businessId)
+    .where("kind", "=", "GROUP")
+    .where("status", "in", PENDING_STATUSES),
+);
 
 export interface BroadcastFeedItem {
   type: "BROADCASTMESSAGE";
@@ -390,27 +405,34 @@ export interface BroadcastFeedItem {
 }
 
 /** The latest group messages as BROADCASTMESSAGE feed items: newest first, at most `limit`. */
-export async function broadcastFeedItems(db: Db, businessId: number, limit = 10): Promise<BroadcastFeedItem[]> {
-  const msgs = await db
+/** The newest group messages, for the feed on every home page: compiled once. */
+const latestGroupMessages = compiledQuery((db: Db, businessId: number, limit: number) =>
+  db
     .selectFrom("messages")
     .select(["id", "body", "group_id", "status", "send_at", "recipients", "error", "updated_at"])
     .where("business_id", "=", businessId)
     .where("kind", "=", "GROUP")
     .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
+    .limit(limit),
+);
+
+const sentCount = compiledQuery((db: Db, messageId: number) =>
+  db
+    .selectFrom("outbound")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("message_id", "=", messageId)
+    .where("status", "in", ["SENT", "DELIVERED", "UNKNOWN"]),
+);
+
+export async function broadcastFeedItems(db: Db, businessId: number, limit = 10): Promise<BroadcastFeedItem[]> {
+  const msgs = await latestGroupMessages(db, businessId, limit);
   const names = await groupNames(db, businessId, msgs);
   const items: BroadcastFeedItem[] = [];
   for (const m of msgs) {
     let totalSent = 0;
     if (m.status === "COMPLETE" || m.status === "SENDING" || m.status === "FAILED") {
-      const r = await db
-        .selectFrom("outbound")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("message_id", "=", m.id)
-        .where("status", "in", ["SENT", "DELIVERED", "UNKNOWN"])
-        .executeTakeFirstOrThrow();
-      totalSent = Number(r.n);
+      const [r] = await sentCount(db, m.id);
+      totalSent = Number(r?.n ?? 0);
     }
     const gid = Number(m.group_id);
     const status = PENDING_STATUSES.includes(m.status) ? "SCHEDULED" : (m.status as BroadcastFeedItem["status"]);

@@ -34,7 +34,9 @@ export async function getHome(db: Database, user: { userId: number; businessId: 
     stat("CONTACTGROUPPENDINGMESSAGESTOTAL"),
     stat("CAMPAIGNSTOTAL"),
     getFeed(db, user, now, { unreadItem: false }),
-    getUnreadMessages(db, user.businessId, now),
+    // Only the first few are shown (the total comes from the unread count, and every unread conversation
+    // counts at least one unread text), so only those are read, each with its latest text.
+    getUnreadMessages(db, user.businessId, now, UNREAD_SHOWN),
   ]);
   return {
     business: { name: b.name, phoneNumber: b.phone_number, joinKeyword: b.join_keyword },

@@ -1,6 +1,7 @@
 // Stats: one number per type (spec section 7).
 import { sql } from "kysely";
 import type { Database } from "#db/index";
+import { compiledQuery } from "#db/compiled";
 import { wallClock, wallClockToUtc } from "~/lib/uk-time";
 import { getBusiness, planOf } from "~/domain/accounts/status.server";
 import { unreadForMember, unreadTotal } from "~/domain/conversations/conversations.server";
@@ -89,7 +90,13 @@ async function countMembers(db: Database, businessId: number, status: "SUBSCRIBE
  */
 export async function communityCounts(db: Database, businessId: number, now: Date): Promise<{ total: number; joinedPeriod: number; optedOutPeriod: number }> {
   const from = startOfUkMonth(now);
-  const row = await db
+  const [row] = await communityRow(db, businessId, from);
+  return { total: Number(row?.total ?? 0), joinedPeriod: Number(row?.joined ?? 0), optedOutPeriod: Number(row?.left ?? 0) };
+}
+
+/** Read for every home page: compiled once. */
+const communityRow = compiledQuery((db: Database, businessId: number, from: string) =>
+  db
     .selectFrom("members")
     .select([
       sql<number>`coalesce(sum(case when status = 'SUBSCRIBED' then 1 else 0 end), 0)`.as("total"),
@@ -97,7 +104,5 @@ export async function communityCounts(db: Database, businessId: number, now: Dat
       sql<number>`coalesce(sum(case when status = 'OPTED_OUT' and opted_out_at >= ${from} then 1 else 0 end), 0)`.as("left"),
     ])
     .where("business_id", "=", businessId)
-    .where("status", "in", ["SUBSCRIBED", "OPTED_OUT"])
-    .executeTakeFirstOrThrow();
-  return { total: Number(row.total), joinedPeriod: Number(row.joined), optedOutPeriod: Number(row.left) };
-}
+    .where("status", "in", ["SUBSCRIBED", "OPTED_OUT"]),
+);

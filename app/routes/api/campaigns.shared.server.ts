@@ -63,7 +63,7 @@ export function idempotencyKey(request: Request): string | null {
  * the draw and its winners, and the latest replies.
  */
 export function campaignDetail(results: CampaignResults) {
-  const { campaign, replies, repliesTotal, totals, invitation, draw, topResponse } = results;
+  const { campaign, replies, repliesTotal, totals, invitation, draw, topResponse, nps, checkin, upcoming } = results;
   return {
     ...campaign,
     topResponse,
@@ -76,6 +76,11 @@ export function campaignDetail(results: CampaignResults) {
           winners: draw.winners,
         }
       : {}),
+    // Customer experience: the §3 names, this month against last month.
+    ...(nps ? { promoters: nps.promoters, passives: nps.passives, detractors: nps.detractors, currentScore: nps.currentScore, previousScore: nps.previousScore, trend: nps.trend } : {}),
+    ...(checkin ? { checkin } : {}),
+    // Date-driven types: the sends planned for the rest of this month (the credits they will need) and the next.
+    ...(upcoming ? { plannedThisMonth: upcoming.thisMonth, nextSending: upcoming.nextAt } : {}),
     replies,
     repliesTotal,
   };
