@@ -75,7 +75,7 @@ describe.each(DIALECTS)("home campaign panels and stats (%s)", (dialect) => {
     });
     const questionAt = inDays(1);
     await created(client, { type: "ONEQUESTION", name: "Cake of the week", contactGroupId: -1, messageText: "Which cake should we bake next week?", issueDate: questionAt, closeDate: inDays(2) });
-    await created(client, { type: "BOUNCEBACK", name: "Opening hours", keyword: "HOURS", messageText: "We open 8am to 6pm." });
+    const bounceback = await created(client, { type: "BOUNCEBACK", name: "Opening hours", keyword: "HOURS", messageText: "We open 8am to 6pm." });
     const drawAt = inDays(2);
     await created(client, { type: "PICKWINNERS", name: "Hamper draw", contactGroupId: -1, numberWinnersToPick: 1, closeDate: drawAt });
 
@@ -108,6 +108,14 @@ describe.each(DIALECTS)("home campaign panels and stats (%s)", (dialect) => {
     const bounce = panelText(html, "Opening hours");
     expect(bounce).toMatch(/Today 1 Yesterday 0 This month 1/);
     expect(panelText(html, "Cake of the week")).toContain("Sending on");
+
+    // The API answers the same figures, and the replies with the option each counted as.
+    const pollDetail = (await (await client.get(`/api/campaigns/${poll.id}`)).json()) as any;
+    expect(pollDetail.topResponse).toEqual({ response: "No", total: 2, percent: 67 });
+    expect(pollDetail.repliesTotal).toBe(3);
+    expect(pollDetail.replies.find((r: { memberId: number }) => r.memberId === cat.id)).toMatchObject({ response: "2", responseOption: "No" });
+    const bounceDetail = (await (await client.get(`/api/campaigns/${bounceback.id}`)).json()) as any;
+    expect(bounceDetail).toMatchObject({ totalToday: 1, totalYesterday: 0, totalMonth: 1 });
 
     // The live-campaigns tile counts the live and ongoing ones; a member's campaign texts count every reply.
     const list = (await (await client.get("/api/campaigns")).json()) as { items: { status: string }[] };
