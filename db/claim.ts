@@ -61,3 +61,13 @@ export async function claimRows<R>(db: Kysely<any>, spec: ClaimSpec): Promise<R[
     returning ${spec.returning}`.execute(db);
   return rows;
 }
+
+/**
+ * Whether any row is free to claim: a plain read, taken before a claim by rounds that poll often, so that an idle
+ * round never takes the write lock (on SQLite every claim is a write transaction, and an idle worker's claims would
+ * otherwise compete with every request that writes).
+ */
+export async function anyFree(db: Kysely<any>, table: string, where: RawBuilder<unknown>): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`select 1 as one from ${sql.table(table)} where ${where} limit 1`.execute(db);
+  return rows.length > 0;
+}

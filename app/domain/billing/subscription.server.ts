@@ -13,7 +13,7 @@
 import { sql } from "kysely";
 import type { Database } from "#db/index";
 import type { Payment, PaymentKind, Subscription } from "#db/types";
-import { claimRows, writeTransaction } from "#db/claim";
+import { anyFree, claimRows, writeTransaction } from "#db/claim";
 import { AppError } from "~/lib/errors";
 import type { CardInput, ChargeResult, PaymentProvider } from "~/providers/payments/types";
 import { PaymentProviderError } from "~/providers/payments/types";
@@ -488,6 +488,9 @@ async function applyPaid(trx: Db, p: Payment, result: Extract<ChargeResult, { st
 export async function renewDue(db: Db, provider: PaymentProvider, settings: BillingSettings, now: Date, limit = 20): Promise<number> {
   const at = now.toISOString();
   const lease = new Date(now.getTime() + 10 * 60_000).toISOString();
+  const due = sql`period_end <= ${at} and (renewing_until is null or renewing_until <= ${at})
+        and (status = 'ACTIVE' or (status = 'PAYMENT_FAILED' and retry_at is not null and retry_at <= ${at}))`;
+  if (!(await anyFree(db, "subscriptions", due))) return 0;
   const claimed = await writeTransaction(db, (trx) =>
     claimRows<{ business_id: number | string }>(trx, {
       table: "subscriptions",

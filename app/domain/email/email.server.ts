@@ -4,7 +4,7 @@
 import { sql } from "kysely";
 import type { Kysely } from "kysely";
 import type { DB } from "#db/types";
-import { claimRows, writeTransaction } from "#db/claim";
+import { anyFree, claimRows, writeTransaction } from "#db/claim";
 import { EmailProviderError, type EmailProvider } from "~/providers/email/types";
 
 type Db = Kysely<DB>;
@@ -68,6 +68,8 @@ function attachmentsOf(json: string | null): EmailAttachmentInput[] {
 export async function sendDueEmails(db: Db, provider: EmailProvider, now: Date, limit = 20): Promise<number> {
   const at = now.toISOString();
   const lease = new Date(now.getTime() + LEASE_MS).toISOString();
+  const due = sql`(status = 'QUEUED' and next_attempt_at <= ${at}) or (status = 'SENDING' and lease_until <= ${at})`;
+  if (!(await anyFree(db, "emails", due))) return 0;
   const claimed = await writeTransaction(db, (trx) =>
     claimRows<{ id: number | string }>(trx, {
       table: "emails",

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import { sql } from "kysely";
 import type { Database } from "#db/index";
 import type { ExportFileStatus } from "#db/types";
-import { claimRows } from "#db/claim";
+import { anyFree, claimRows } from "#db/claim";
 import { getCampaign } from "~/domain/campaigns/campaigns.server";
 import type { CampaignView } from "~/domain/campaigns/model";
 import { autoCheckoutAt } from "~/domain/campaigns/types/checkin";
@@ -157,6 +157,7 @@ export async function buildPendingExports(deps: ExportDeps): Promise<number> {
   const now = deps.now();
   const nowIso = now.toISOString();
   const stale = new Date(now.getTime() - CLAIM_LEASE_MS).toISOString();
+  if (!(await anyFree(deps.db, "export_files", sql`status = 'PENDING' or (status = 'CREATING' and claimed_at < ${stale})`))) return 0;
   const claimed = await claimRows<{ id: number; business_id: number; campaign_id: number; created_at: string }>(deps.db, {
     table: "export_files",
     set: sql`status = 'CREATING', claimed_at = ${nowIso}`,
