@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import SQLite from "better-sqlite3";
 import pg from "pg";
-import { Kysely, PostgresAdapter, PostgresDialect, SqliteDialect } from "kysely";
+import { CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type SqliteDialectConfig } from "kysely";
 import type { DB } from "./types";
 
 export type Database = Kysely<DB>;
@@ -42,7 +42,28 @@ export function createDb(url: string, options: CreateDbOptions = {}): Database {
   cacheStatements(sqlite);
   // 32 MB page cache (the default is 2 MB): bulk sends touch many index pages per batch.
   sqlite.pragma("cache_size = -32768");
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<DB>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+}
+
+/**
+ * SQLite transactions begin IMMEDIATE: the write lock is taken (waiting up to busy_timeout) before the first read.
+ * A deferred transaction that reads and then writes fails at once with "database is locked" if another process
+ * (a worker, a second web process) wrote in between, because its snapshot can no longer be upgraded; with several
+ * processes on one file that would be an owner's form post failing for nothing.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly sqliteConfig: SqliteDialectConfig) {
+    super(sqliteConfig);
+  }
+  override createDriver() {
+    return new ImmediateSqliteDriver(this.sqliteConfig);
+  }
 }
 
 /**

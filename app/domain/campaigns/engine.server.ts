@@ -11,7 +11,7 @@
 // - A step that cannot run ends the campaign FAILED with its SURVEYERROR_* reason (recorded in a new transaction
 //   after the failed one is rolled back).
 import { sql } from "kysely";
-import type { Database } from "#db/index";
+import { isPostgresDb, type Database } from "#db/index";
 import { skipLocked } from "#db/claim";
 import { AppError } from "~/lib/errors";
 import { enqueueMessage, pipelineEnv, type PipelineDeps } from "~/domain/messaging/outbound.server";
@@ -142,10 +142,13 @@ const FIRE_BATCH = 50;
  */
 export async function runDueFires(deps: PipelineDeps & { db: Database }, limit = FIRE_BATCH): Promise<number> {
   const now = deps.now().toISOString();
-  const candidates = await deps.db.transaction().execute(async (trx) => {
-    const { rows } = await sql<{ id: number }>`select id from campaign_fires where status = 'DUE' and fire_at <= ${now} order by fire_at, id limit ${limit}${skipLocked(trx)}`.execute(trx);
+  // On PostgreSQL the candidates are read with SKIP LOCKED (inside a transaction, so other workers skip them while
+  // it lasts); on SQLite a plain read, so an idle round never takes the write lock.
+  const pick = async (db: Db) => {
+    const { rows } = await sql<{ id: number }>`select id from campaign_fires where status = 'DUE' and fire_at <= ${now} order by fire_at, id limit ${limit}${skipLocked(db)}`.execute(db);
     return rows.map((r) => Number(r.id));
-  });
+  };
+  const candidates = isPostgresDb(deps.db) ? await deps.db.transaction().execute(pick) : await pick(deps.db);
   let taken = 0;
   for (const id of candidates) if (await runFire(deps, id)) taken++;
   return taken;
