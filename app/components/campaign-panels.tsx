@@ -135,13 +135,9 @@ function TimeLeft({ closeDate }: { closeDate?: string }) {
   );
 }
 
-function BouncebackFigures({ item }: { item: FeedItem }) {
+/** A row of labelled counts (feed.campaigns.<key>), numbers in the reader's language. */
+function Figures({ figures }: { figures: [string, number][] }) {
   const { t, i18n } = useTranslation();
-  const figures: [string, number][] = [
-    ["today", item.totalToday ?? 0],
-    ["yesterday", item.totalYesterday ?? 0],
-    ["thisMonth", item.totalMonth ?? 0],
-  ];
   return (
     <dl className="feed-campaign__figures">
       {figures.map(([key, value]) => (
@@ -151,6 +147,18 @@ function BouncebackFigures({ item }: { item: FeedItem }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+function BouncebackFigures({ item }: { item: FeedItem }) {
+  return (
+    <Figures
+      figures={[
+        ["today", item.totalToday ?? 0],
+        ["yesterday", item.totalYesterday ?? 0],
+        ["thisMonth", item.totalMonth ?? 0],
+      ]}
+    />
   );
 }
 
@@ -166,19 +174,15 @@ function DrawFigures({ item, drawn, when }: { item: FeedItem; drawn: boolean; wh
 
 /** Birthday greetings, reminders, follow-ups: texts sent, planned this month, and the next one. */
 function DatedFigures({ item, when }: { item: FeedItem; when: (iso?: string) => string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   return (
     <>
-      <dl className="feed-campaign__figures">
-        <div>
-          <dt>{t("feed.campaigns.textsSent")}</dt>
-          <dd>{(item.totalSent ?? 0).toLocaleString(i18n.language)}</dd>
-        </div>
-        <div>
-          <dt>{t("feed.campaigns.plannedThisMonth")}</dt>
-          <dd>{(item.totalMonth ?? 0).toLocaleString(i18n.language)}</dd>
-        </div>
-      </dl>
+      <Figures
+        figures={[
+          ["textsSent", item.totalSent ?? 0],
+          ["plannedThisMonth", item.totalMonth ?? 0],
+        ]}
+      />
       {item.nextSending ? <p className="feed-item__meta">{t("feed.campaigns.next", { when: when(item.nextSending) })}</p> : null}
     </>
   );
@@ -214,21 +218,14 @@ function SurveyFigures({ item }: { item: FeedItem }) {
 
 /** Check-in: who is here now, visits today, and over the last 21 days. */
 function CheckinFigures({ item }: { item: FeedItem }) {
-  const { t, i18n } = useTranslation();
-  const figures: [string, number][] = [
-    ["hereNow", item.contactGroupCount ?? 0],
-    ["today", item.totalToday ?? 0],
-    ["last21Days", item.totalReceived ?? 0],
-  ];
   return (
-    <dl className="feed-campaign__figures">
-      {figures.map(([key, value]) => (
-        <div key={key}>
-          <dt>{t(`feed.campaigns.${key}`)}</dt>
-          <dd>{value.toLocaleString(i18n.language)}</dd>
-        </div>
-      ))}
-    </dl>
+    <Figures
+      figures={[
+        ["hereNow", item.contactGroupCount ?? 0],
+        ["today", item.totalToday ?? 0],
+        ["last21Days", item.totalReceived ?? 0],
+      ]}
+    />
   );
 }
 
