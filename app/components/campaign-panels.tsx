@@ -10,7 +10,7 @@ import { Link } from "react-router";
 import { Icon } from "~/components/ui";
 import { useHasScreen } from "~/components/app-shell";
 import type { FeedItem } from "~/domain/feed/feed-item";
-import { campaignIdOf, timeLeft, topResponseShare } from "~/domain/feed/campaign-figures";
+import { campaignIdOf, exportOf, timeLeft, topResponseShare } from "~/domain/feed/campaign-figures";
 import { truncateText } from "~/domain/home/format";
 import { formatLongDate } from "~/lib/uk-time";
 
@@ -45,10 +45,43 @@ function statusKey(item: FeedItem): string {
 }
 
 export function CampaignPanel({ item }: { item: FeedItem }) {
+  const file = exportOf(item.id);
+  return file ? <CheckinExportPanel item={item} campaignId={file.campaignId} /> : <CampaignFiguresPanel item={item} />;
+}
+
+/** The second kind of check-in panel: a check-in export file on its way, ready (its rows and until when) or failed. */
+function CheckinExportPanel({ item, campaignId }: { item: FeedItem; campaignId: number }) {
+  const { t, i18n } = useTranslation();
+  const status = item.status ?? "PENDING";
+  const href = `/checkinexport?id=${campaignId}`;
+  return (
+    <article className={`panel feed-item feed-campaign feed-campaign--checkin-export feed-campaign--${status.toLowerCase()}`} aria-labelledby={`${item.id}-title`}>
+      <div className="panel__head">
+        <h3 id={`${item.id}-title`} className="panel__title">
+          <Link to={href}>
+            <Icon name="campaign" /> {t("feed.checkinExport.title", { name: item.name })}
+          </Link>
+        </h3>
+        <span className={`status feed-campaign__status feed-campaign__status--${status.toLowerCase()}`}>{t(`feed.checkinExport.status.${status}`, { defaultValue: status })}</span>
+      </div>
+      <p className="feed-item__meta">
+        {status === "AVAILABLE"
+          ? t("feed.checkinExport.ready", { count: item.totalReceived ?? 0, n: (item.totalReceived ?? 0).toLocaleString(i18n.language), until: item.closeDate ? formatLongDate(item.closeDate, i18n.language) : "" })
+          : status === "FAILED"
+            ? t("feed.checkinExport.failed")
+            : t("feed.checkinExport.waiting")}
+      </p>
+    </article>
+  );
+}
+
+function CampaignFiguresPanel({ item }: { item: FeedItem }) {
   const { t, i18n } = useTranslation();
   const hasScreen = useHasScreen();
   const id = campaignIdOf(item.id);
-  const href = id !== null && hasScreen("/viewcampaign") ? `/viewcampaign?id=${id}` : null;
+  // Check-in opens its export page (spec section 2); the other types their results.
+  const target = item.type === "CHECKIN" ? "/checkinexport" : "/viewcampaign";
+  const href = id !== null && hasScreen(target) ? `${target}?id=${id}` : null;
   const status = statusKey(item);
   const title = item.name || t(`feed.type.${item.type}`);
   const when = (iso: string | undefined) => (iso ? formatLongDate(iso, i18n.language) : "");

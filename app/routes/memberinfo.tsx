@@ -17,6 +17,8 @@ import { getDeps } from "~/lib/context.server";
 import { orNotFound } from "~/lib/not-found.server";
 import { replyWithError } from "~/lib/forms.server";
 import { formatUkNumber } from "~/lib/phone";
+import { askForFeedback, runningSurvey } from "~/domain/campaigns/survey.server";
+import { AppError } from "~/lib/errors";
 import { AttributeFields, attributeValuesFrom, DefaultFields, memberSchema } from "./mycommunity.shared";
 
 export const handle = { titleKey: "members.meta.infoTitle", descriptionKey: "members.meta.infoDescription" };
@@ -36,6 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { db, config } = getDeps(context);
   const id = memberIdOf(request, params);
   const d = await orNotFound(memberDetail(db, user.businessId, id));
+  const survey = await runningSurvey(db, user.businessId);
   const m = d.member;
   const appt = m.appointment_at ? utcToUkDateTime(new Date(m.appointment_at)) : { date: "", time: "" };
   const initial: Record<string, string> = {};
@@ -62,6 +65,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     initial,
     groups: d.groups.map((g) => ({ id: Number(g.id), name: g.name })),
     consent: d.consent.map((c) => ({ id: Number(c.id), action: c.action, channel: c.channel, at: c.created_at })),
+    survey: survey ? { name: survey.name } : null,
   };
 }
 
@@ -70,6 +74,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { db, now } = getDeps(context);
   const id = memberIdOf(request, params);
   const form = await request.clone().formData();
+  if (form.get("intent") === "feedback") {
+    try {
+      await orNotFound(askForFeedback(getDeps(context), { businessId: user.businessId, memberId: id, userId: user.userId }));
+      setToast(context, { type: "success", message: "members.feedback.sent" });
+      return redirect(`/memberinfo?id=${id}`);
+    } catch (error) {
+      if (error instanceof AppError) return data({ feedbackError: error.code }, { status: 400 });
+      throw error;
+    }
+  }
   if (form.get("intent") === "delete") {
     await orNotFound(deleteMember(db, user.businessId, id, now()));
     setToast(context, { type: "success", message: "members.toast.deleted" });
@@ -88,9 +102,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function MemberInfo({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
-  const { member, attributes, initial, groups, consent, confirmDelete } = loaderData;
+  const { member, attributes, initial, groups, consent, confirmDelete, survey } = loaderData;
   const actionData = useActionData<typeof action>();
-  const [form, fields] = useValidatedForm(memberSchema, actionData?.result, {
+  const [form, fields] = useValidatedForm(memberSchema, actionData && "result" in actionData ? actionData.result : undefined, {
     defaultValue: {
       phone: member.phone,
       firstName: member.firstName,
@@ -162,6 +176,32 @@ export default function MemberInfo({ loaderData }: Route.ComponentProps) {
             <Button>{t("members.info.save")}</Button>
           </AppForm>
         </Panel>
+        {member.status === "SUBSCRIBED" ? (
+          <Panel title={t("members.feedback.title")} id="member-feedback">
+            {actionData && "feedbackError" in actionData ? (
+              <p className="banner banner--error" role="alert" id="member-feedback-error">
+                {t(`errors.${actionData.feedbackError}`)}
+                {actionData.feedbackError === "BR005" ? (
+                  <>
+                    {" "}
+                    <Link to="/customerexp">{t("members.feedback.setUp")}</Link>
+                  </>
+                ) : null}
+              </p>
+            ) : null}
+            {survey ? (
+              <AppForm method="post" action={`/memberinfo?id=${member.id}`} className="actions">
+                <input type="hidden" name="intent" value="feedback" />
+                <p className="muted">{t("members.feedback.lead", { name: survey.name })}</p>
+                <Button variant="secondary">{t("members.feedback.ask")}</Button>
+              </AppForm>
+            ) : (
+              <p className="muted">
+                {t("members.feedback.none")} <Link to="/customerexp">{t("members.feedback.setUp")}</Link>
+              </p>
+            )}
+          </Panel>
+        ) : null}
         <Panel title={t("members.info.consent")} id="member-consent">
           {consent.length === 0 ? (
             <p>{t("members.info.noConsent")}</p>

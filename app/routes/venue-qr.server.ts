@@ -1,8 +1,8 @@
 // The loader and downloads behind the printable campaign QR pages (/checkinqrcode, /customerexpqrcode): the
 // campaign must be the signed-in business's and of the page's type, or the answer is a 404.
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { can } from "~/domain/accounts/permissions";
-import { campaignQr, campaignQrPng, campaignQrSvg, type QrCampaignType } from "~/domain/campaigns/qr.server";
+import { campaignQr, campaignQrPng, campaignQrSvg, runningQrCampaignId, type QrCampaignType } from "~/domain/campaigns/qr.server";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { formatUkNumber } from "~/lib/phone";
@@ -17,11 +17,28 @@ function campaignIdFrom(request: Request): number {
   return id;
 }
 
-export async function qrPageLoader(request: Request, context: Ctx, type: QrCampaignType) {
+/** What a bare QR page (no ?id) shows when the business runs no campaign of its type: the way to set one up. */
+export interface QrNotConfigured {
+  type: QrCampaignType;
+  notConfigured: true;
+}
+
+export async function qrPageLoader(request: Request, context: Ctx, type: QrCampaignType): Promise<QrPageData | QrNotConfigured> {
   const user = requireUser(context);
   const { db } = getDeps(context);
+  const url = new URL(request.url);
+  if (!url.searchParams.has("id")) {
+    // The bare page (from the menu or a bookmark) opens the running campaign's code, or says how to get one.
+    const running = await runningQrCampaignId(db, user.businessId, type);
+    if (running === null) return { type, notConfigured: true };
+    throw redirect(`${url.pathname}?id=${running}${url.searchParams.get("size") === "card" ? "&size=card" : ""}`);
+  }
+  return qrPage(request, user.businessId, db, type);
+}
+
+async function qrPage(request: Request, businessId: number, db: ReturnType<typeof getDeps>["db"], type: QrCampaignType) {
   const id = campaignIdFrom(request);
-  const qr = await campaignQr(db, user.businessId, id, type);
+  const qr = await campaignQr(db, businessId, id, type);
   if (!qr) throw data(null, { status: 404 });
   const size = new URL(request.url).searchParams.get("size") === "card" ? ("card" as const) : ("poster" as const);
   return {
@@ -59,4 +76,4 @@ export async function qrDownload(request: Request, context: Ctx, type: QrCampaig
   throw data(null, { status: 404 });
 }
 
-export type QrPageData = Awaited<ReturnType<typeof qrPageLoader>>;
+export type QrPageData = Awaited<ReturnType<typeof qrPage>>;

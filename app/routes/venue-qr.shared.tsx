@@ -5,8 +5,8 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { useHasScreen } from "~/components/app-shell";
-import { PageHeader } from "~/components/ui";
-import type { QrPageData } from "./venue-qr.server";
+import { PageHeader, Panel } from "~/components/ui";
+import type { QrNotConfigured, QrPageData } from "./venue-qr.server";
 
 /** A Print button, drawn only once JavaScript runs (without it the hint says to use the browser's Print). */
 function PrintButton({ label }: { label: string }) {
@@ -20,7 +20,31 @@ function PrintButton({ label }: { label: string }) {
   );
 }
 
-export function QrPage({ d }: { d: QrPageData }) {
+/** The page a QR screen shows before the business runs a campaign of its type (BR005 for the survey). */
+function NotConfigured({ type }: { type: QrNotConfigured["type"] }) {
+  const { t } = useTranslation();
+  const checkin = type === "CHECKIN";
+  return (
+    <>
+      <PageHeader title={t(checkin ? "venue.qr.checkinTitle" : "venue.qr.surveyTitle")} />
+      <Panel id="qr-not-configured">
+        <p>{checkin ? t("venue.qr.checkinNotConfigured") : t("errors.BR005")}</p>
+        <p>
+          <Link className="btn btn--primary" to={checkin ? "/checkin" : "/customerexp"}>
+            {t(checkin ? "venue.qr.setUpCheckin" : "venue.qr.setUpSurvey")}
+          </Link>
+        </p>
+      </Panel>
+    </>
+  );
+}
+
+export function QrPage({ d }: { d: QrPageData | QrNotConfigured }) {
+  if ("notConfigured" in d) return <NotConfigured type={d.type} />;
+  return <QrSheet d={d} />;
+}
+
+function QrSheet({ d }: { d: QrPageData }) {
   const { t } = useTranslation();
   const hasScreen = useHasScreen();
   const checkin = d.type === "CHECKIN";

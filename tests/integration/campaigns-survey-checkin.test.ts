@@ -12,6 +12,7 @@ import { AppError } from "~/lib/errors";
 import { campaignInput, type CampaignInput } from "~/domain/campaigns/model";
 import { campaignResults, checkOut, checkoutInfo, createCampaign } from "~/domain/campaigns/campaigns.server";
 import { npsScore, parseScore } from "~/domain/campaigns/types/customer-experience";
+import { askForFeedback } from "~/domain/campaigns/survey.server";
 
 describe("reading a score", () => {
   it("takes what a person means and refuses the rest", () => {
@@ -104,6 +105,79 @@ describe.each(DIALECTS)("surveys and check-in (%s)", (dialect) => {
     const notice = await t.db.selectFrom("notices").select(["title"]).where("business_id", "=", a.businessId).where("kind", "=", "NPS_DETRACTOR").execute();
     expect(notice.map((n) => n.title)).toEqual([expect.stringMatching(/scored you 3 out of 10/)]);
     expect(r.replies.map((x) => x.response)).toContain("Cold food");
+  });
+
+  it("does not start a survey afresh when someone part-way through it texts the keyword again", async () => {
+    const a = await setup(1);
+    const [m] = a.members;
+    const c = await createCampaign(deps(), { businessId: a.businessId, userId: a.id, input: parse(survey) });
+    await text(m.phone, a.number, "RATE");
+    await work();
+    await text(m.phone, a.number, "4");
+    await work();
+    await text(m.phone, a.number, "rate");
+    await work();
+    expect((await received(m.phone)).at(-1)).toMatch(/^You are already taking part in this survey: just reply to our last question\./);
+    // Their comment still answers the second question; the score is counted once.
+    await text(m.phone, a.number, "Slow service");
+    await work();
+    expect((await received(m.phone)).at(-1)).toMatch(/^Thank you, we will put it right\./);
+    const r = (await campaignResults(t.db, a.businessId, c.id, clock.now()))!;
+    expect(r.nps).toMatchObject({ promoters: 0, passives: 0, detractors: 1 });
+    expect(r.replies.map((x) => x.response)).toContain("Slow service");
+    // Once finished, the keyword starts a new visit's survey.
+    await text(m.phone, a.number, "RATE");
+    await work();
+    expect((await received(m.phone)).at(-1)).toMatch(/^Thanks for visiting!\nFrom 0 to 10/);
+  });
+
+  it("asks one member for feedback: BR005 before a survey runs, BR027 before they confirm, BR006 while they are in it, BR031 while another survey waits for them", async () => {
+    const a = await setup(3);
+    const [m1, m2, m3] = a.members;
+    const ask = (memberId: number, businessId = a.businessId) => askForFeedback(deps(), { businessId, memberId, userId: a.id });
+    const code = async (p: Promise<unknown>) => {
+      try {
+        await p;
+        return "ok";
+      } catch (error) {
+        if (error instanceof AppError) return error.code;
+        throw error;
+      }
+    };
+    expect(await code(ask(m1.id))).toBe("BR005");
+    const c = await createCampaign(deps(), { businessId: a.businessId, userId: a.id, input: parse(survey) });
+    // Another business's member is not found.
+    const other = await setup(1);
+    expect(await code(ask(other.members[0].id))).toBe("NF001");
+    await t.db.updateTable("members").set({ status: "PENDING" }).where("id", "=", m3.id).execute();
+    expect(await code(ask(m3.id))).toBe("BR027");
+    expect(await code(ask(m1.id))).toBe("ok");
+    await work();
+    expect((await received(m1.phone)).at(-1)).toMatch(/^Thanks for visiting!\nFrom 0 to 10/);
+    expect(await code(ask(m1.id))).toBe("BR006");
+    // Their score answers it, as if they had texted the keyword.
+    await text(m1.phone, a.number, "10");
+    await work();
+    expect((await received(m1.phone)).at(-1)).toMatch(/^Great! What did you like most\?/);
+    // A poll waiting for m2's answer: asking now would take their vote as a score.
+    const group = await t.db.insertInto("groups").values({ business_id: a.businessId, name: "Poll group", type: "LIST", filter: null, created_at: clock.now().toISOString(), updated_at: clock.now().toISOString() }).returning("id").executeTakeFirstOrThrow();
+    await t.db.insertInto("group_members").values({ group_id: group.id, member_id: m2.id, added_at: clock.now().toISOString() }).execute();
+    await createCampaign(deps(), {
+      businessId: a.businessId,
+      userId: a.id,
+      input: parse({ type: "POLL", name: "Lunch", messageText: "Which lunch?", responseOptions: ["Pizza", "Pasta"], contactGroupId: Number(group.id), closeDate: new Date(clock.now().getTime() + 86_400_000).toISOString() }),
+    });
+    await work();
+    expect(await code(ask(m2.id))).toBe("BR031");
+    // Refusals send nothing.
+    const toM2 = await t.db
+      .selectFrom("outbound as o")
+      .innerJoin("messages as g", "g.id", "o.message_id")
+      .select("o.id")
+      .where("o.member_id", "=", m2.id)
+      .where("g.campaign_id", "=", c.id)
+      .execute();
+    expect(toM2).toHaveLength(0);
   });
 
   it("checks in by keyword with a personal check-out link, once; invites a stranger; ends visits by themselves after the hours set", async () => {

@@ -140,4 +140,28 @@ describe.each(DIALECTS)("home campaign panels and stats (%s)", (dialect) => {
     expect(failed).toContain("Failed: You ran out of credit.");
     expect(failed).not.toContain("Sending");
   });
+  it("shows both kinds of check-in panel: the venue's figures (opening its export page) and its export file, waiting then ready", async () => {
+    const account = await createAccount(t.app.db, { trialCredits: 50, trialDays: 20 });
+    const client = t.app.client();
+    await client.login(account.email, account.password);
+    const door = await created(client, { type: "CHECKIN", name: "Front door", keyword: "INDOOR", messageText: "Welcome!" });
+    let html = await (await client.get("/")).text();
+    expect(panelText(html, "Front door")).toContain("Here now 0");
+    expect(html).toContain(`href="/checkinexport?id=${door.id}"`);
+    expect((await client.post(`/checkinexport?id=${door.id}`, {})).status).toBe(302);
+    html = await (await client.get("/")).text();
+    expect(panelText(html, "Check-in export: Front door")).toContain("Waiting");
+    await runWorker(t.app);
+    html = await (await client.get("/")).text();
+    const ready = panelText(html, "Check-in export: Front door");
+    expect(ready).toContain("Ready");
+    expect(ready).toMatch(/0 check-ins from the last 21 days, kept until \d+ \w+/);
+    const feed = (await (await client.get("/api/feed")).json()) as { id: string; type: string; status?: string; totalReceived?: number }[];
+    expect(feed.find((i) => i.id.startsWith("checkinexport-"))).toMatchObject({ type: "CHECKIN", status: "AVAILABLE", totalReceived: 0 });
+    // Another business sees neither panel.
+    const other = await createAccount(t.app.db);
+    const theirs = t.app.client();
+    await theirs.login(other.email, other.password);
+    expect(await (await theirs.get("/")).text()).not.toContain("Front door");
+  });
 });

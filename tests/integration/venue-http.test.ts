@@ -121,7 +121,6 @@ describe("venue pages", () => {
       `/customerexpqrcode?id=${checkinId}`,
       `/customerexpqrcode/download?id=${checkinId}&format=png`,
       "/checkinqrcode?id=abc",
-      "/checkinqrcode",
       "/checkinexport?id=-1",
     ]) {
       expect((await client.get(path)).status, path).toBe(404);
@@ -129,6 +128,47 @@ describe("venue pages", () => {
     const post = await client.post(`/checkinexport?id=${otherCheckinId}`, {});
     expect(post.status).toBe(404);
     expect(await t.app.db.selectFrom("export_files").select("id").where("campaign_id", "=", otherCheckinId).execute()).toHaveLength(0);
+  });
+
+  it("opens the running campaign's code from a bare QR page, and says how to set one up when there is none (BR005)", async () => {
+    const bare = await client.get("/checkinqrcode");
+    expect(bare.status).toBe(302);
+    expect(bare.headers.get("location")).toBe(`/checkinqrcode?id=${checkinId}`);
+    const card = await client.get("/customerexpqrcode?size=card");
+    expect(card.headers.get("location")).toBe(`/customerexpqrcode?id=${surveyId}&size=card`);
+    const newcomer = await createAccount(t.app.db);
+    const theirs = t.app.client();
+    await theirs.login(newcomer.email, newcomer.password);
+    const survey = await theirs.get("/customerexpqrcode");
+    expect(survey.status).toBe(200);
+    const html = await survey.text();
+    expect(pageText(html)).toContain("Set up your customer experience survey first.");
+    expect(html).toContain('href="/customerexp"');
+    const checkin = await theirs.get("/checkinqrcode");
+    expect(pageText(await checkin.text())).toContain("You are not running a check-in yet.");
+  });
+
+  it("asks a member for feedback from their page: the survey's first question, then BR006 while they are in it", async () => {
+    const ask = await client.post(`/memberinfo?id=${member.id}`, { intent: "feedback" });
+    expect(ask.status).toBe(302);
+    const page = await client.get(`/memberinfo?id=${member.id}`);
+    expect(pageText(await page.text())).toContain("Survey sent");
+    const queued = await t.app.db
+      .selectFrom("outbound as o")
+      .innerJoin("messages as g", "g.id", "o.message_id")
+      .select(["o.body"])
+      .where("o.member_id", "=", member.id)
+      .where("g.campaign_id", "=", surveyId)
+      .execute();
+    expect(queued.map((q) => q.body)).toEqual([expect.stringMatching(/^Thanks for visiting!\nFrom 0 to 10\?/)]);
+    const again = await client.post(`/memberinfo?id=${member.id}`, { intent: "feedback" });
+    expect(again.status).toBe(400);
+    expect(pageText(await again.text())).toContain("This member is already taking part in the experience survey.");
+    // Another business's member is a 404, and nothing is sent.
+    const stranger = t.app.client();
+    const other = await createAccount(t.app.db);
+    await stranger.login(other.email, other.password);
+    expect((await stranger.post(`/memberinfo?id=${member.id}`, { intent: "feedback" })).status).toBe(404);
   });
 
   it("says BR041 for a campaign type that has no export", async () => {

@@ -36,6 +36,21 @@ export async function campaignQr(db: Database, businessId: number, campaignId: n
   };
 }
 
+/** The most recently started running campaign of the type with a keyword (what a bare QR page shows), or null. */
+export async function runningQrCampaignId(db: Database, businessId: number, type: QrCampaignType): Promise<number | null> {
+  const row = await db
+    .selectFrom("campaigns")
+    .select("id")
+    .where("business_id", "=", businessId)
+    .where("type", "=", type)
+    .where("status", "=", "ONGOING")
+    .where("keyword", "is not", null)
+    .orderBy("issued_at", "desc")
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  return row ? Number(row.id) : null;
+}
+
 /** The code as SVG markup (no script; scales to any print size). */
 export function campaignQrSvg(sms: string): Promise<string> {
   return qrSvg(sms);

@@ -15,6 +15,7 @@ import type { InboundHandler, InboundText, RouteContext, RouteResult, RouterBusi
 import { pipelineEnv } from "~/domain/messaging/outbound.server";
 import { campaignType } from "./registry.server";
 import { campaignsByIds } from "./engine.server";
+import { phrases } from "./texts";
 import { isSubscribed, loaded, recordResponse, sendToMembers, type Db, type EngineCtx, type LoadedCampaign } from "./kit.server";
 
 function engineCtx(ctx: RouteContext): EngineCtx {
@@ -109,9 +110,15 @@ export const campaignKeywordHandler: InboundHandler = {
         .where("member_id", "=", member.id)
         .executeTakeFirst();
       if (!rest) {
-        // The keyword alone: they are asked the question, and their next text answers it.
         const at = ctx.now.toISOString();
         const first = type.firstStep ?? "answer";
+        if (wait?.status === "OPEN" && wait.step !== first) {
+          // Part-way through a survey: the keyword again does not start it afresh (their first answers stand).
+          const e = engineCtx(ctx);
+          await sendToMembers(e, c, [member.id], phrases(e.business.locale).alreadyInSurvey, { reply: true });
+          return result(member, c);
+        }
+        // The keyword alone: they are asked the question, and their next text answers it.
         if (wait) await ctx.trx.updateTable("campaign_waits").set({ status: "OPEN", step: first, opened_at: at, helped: 0 }).where("id", "=", wait.id).execute();
         else await ctx.trx.insertInto("campaign_waits").values({ business_id: c.businessId, campaign_id: c.id, member_id: member.id, status: "OPEN", step: first, helped: 0, opened_at: at, closes_at: c.closeAt }).execute();
         const e = engineCtx(ctx);

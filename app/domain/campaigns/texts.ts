@@ -12,6 +12,8 @@ type Phrases = {
   placeOpened: (name: string) => string;
   reminder: (name: string) => string;
   scoreHelp: string;
+  /** The keyword again from someone part-way through a survey: nothing restarts. */
+  alreadyInSurvey: string;
 };
 
 const PHRASES: Record<string, Phrases> = {
@@ -24,6 +26,7 @@ const PHRASES: Record<string, Phrases> = {
     placeOpened: (name) => `Good news: a place has opened for ${name} and it is yours.`,
     reminder: (name) => `Reminder: ${name} is tomorrow. We look forward to seeing you.`,
     scoreHelp: "Please reply with a score from 0 to 10.",
+    alreadyInSurvey: "You are already taking part in this survey: just reply to our last question.",
   },
   fr: {
     options: (labels) => `Répondez ${labels.map((l, i) => `${i + 1} pour ${l}`).join(", ")}`,
@@ -34,6 +37,7 @@ const PHRASES: Record<string, Phrases> = {
     placeOpened: (name) => `Bonne nouvelle : une place s'est libérée pour ${name} et elle est à vous.`,
     reminder: (name) => `Rappel : ${name}, c'est demain. À bientôt !`,
     scoreHelp: "Merci de répondre par une note de 0 à 10.",
+    alreadyInSurvey: "Vous participez déjà à cette enquête : répondez simplement à notre dernière question.",
   },
 };
 

@@ -13,6 +13,7 @@ import { autoCheckoutAt } from "~/domain/campaigns/types/checkin";
 import { csvLine } from "~/domain/import/csv";
 import { AppError } from "~/lib/errors";
 import { utcToUkDateTime } from "~/lib/uk-time";
+import type { FeedItem } from "~/domain/feed/feed-item";
 
 const DAY = 86_400_000;
 /** How far back a check-in export reaches. */
@@ -99,6 +100,51 @@ export async function listExportFiles(db: Database, businessId: number, campaign
       expiresAt: new Date(Date.parse(r.created_at) + EXPORT_KEEP_DAYS * DAY).toISOString(),
     })),
   };
+}
+
+/** How many check-in export panels the home feed shows at most. */
+const EXPORT_FEED_ITEMS = 5;
+
+/** The feed item id of an export file's panel: the campaign and the file ("checkinexport-3-17"). */
+export function exportFeedItemId(campaignId: number, fileId: number): string {
+  return `checkinexport-${campaignId}-${fileId}`;
+}
+
+/**
+ * The second kind of check-in panel on the home feed: each check-in campaign's latest export file while it is kept
+ * (waiting, being made, ready with its row count and the day it will be deleted, or failed), so an owner who asked
+ * for one sees it become ready without staying on the export page.
+ */
+export async function exportFeedItems(db: Database, businessId: number, now: Date): Promise<FeedItem[]> {
+  const since = new Date(now.getTime() - EXPORT_KEEP_DAYS * DAY).toISOString();
+  const rows = await db
+    .selectFrom("export_files as f")
+    .innerJoin("campaigns as c", "c.id", "f.campaign_id")
+    .select(["f.id", "f.campaign_id", "f.status", "f.rows", "f.created_at", "f.finished_at", "c.name"])
+    .where("f.business_id", "=", businessId)
+    .where("f.created_at", ">=", since)
+    .orderBy("f.created_at", "desc")
+    .orderBy("f.id", "desc")
+    .limit(50)
+    .execute();
+  const seen = new Set<number>();
+  const items: FeedItem[] = [];
+  for (const r of rows) {
+    const campaignId = Number(r.campaign_id);
+    if (seen.has(campaignId)) continue;
+    seen.add(campaignId);
+    items.push({
+      type: "CHECKIN",
+      id: exportFeedItemId(campaignId, Number(r.id)),
+      name: r.name,
+      status: r.status,
+      ...(r.rows !== null ? { totalReceived: Number(r.rows) } : {}),
+      lastInteraction: r.finished_at ?? r.created_at,
+      closeDate: new Date(Date.parse(r.created_at) + EXPORT_KEEP_DAYS * DAY).toISOString(),
+    });
+    if (items.length === EXPORT_FEED_ITEMS) break;
+  }
+  return items;
 }
 
 /** The file behind a public share link; NF002 when it is unknown, deleted or not made (yet). */

@@ -47,3 +47,9 @@ export function campaignIdOf(itemId: string): number | null {
   const m = /(\d+)$/.exec(itemId);
   return m ? Number(m[1]) : null;
 }
+
+/** The campaign and file behind a check-in export panel's id ("checkinexport-3-17"), or null for any other item. */
+export function exportOf(itemId: string): { campaignId: number; fileId: number } | null {
+  const m = /^checkinexport-(\d+)-(\d+)$/.exec(itemId);
+  return m ? { campaignId: Number(m[1]), fileId: Number(m[2]) } : null;
+}

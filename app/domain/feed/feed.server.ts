@@ -6,6 +6,7 @@ import { unreadTotal } from "~/domain/conversations/conversations.server";
 import { getUnreadMessages } from "~/domain/messaging/unread.server";
 import { broadcastFeedItems } from "~/domain/group-messages/group-messages.server";
 import { campaignFeedItems } from "~/domain/campaigns/campaigns.server";
+import { exportFeedItems } from "~/domain/exports/exports.server";
 
 export type { FeedItem, FeedItemType } from "./feed-item";
 import type { FeedItem } from "./feed-item";
@@ -44,6 +45,8 @@ export async function getFeed(db: Database, user: { userId: number; businessId: 
   items.push(...(await broadcastFeedItems(db, user.businessId)));
   // Campaigns (ONEQUESTION, POLL, INVITATION, BOUNCEBACK, PICKWINNERS…).
   items.push(...(await campaignFeedItems(db, user.businessId, now)));
+  // Check-in export files, while they are kept (the second kind of check-in panel).
+  items.push(...(await exportFeedItems(db, user.businessId, now)));
   const top = items.filter((i) => i.type === "HELPCENTRE");
   const rest = items.filter((i) => i.type !== "HELPCENTRE").sort((a, b) => (b.lastInteraction ?? "").localeCompare(a.lastInteraction ?? ""));
   return [...top, ...rest];
