@@ -44,14 +44,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (id === null) throw redirect("/campaigns");
   const page = Math.max(1, Math.min(1_000, Math.floor(Number(new URL(request.url).searchParams.get("page"))) || 1));
   const at = now();
-  const results = await campaignResults(db, user.businessId, id, at, { replyLimit: page * REPLIES_PAGE });
+  const results = await campaignResults(db, user.businessId, id, at, { replyLimit: REPLIES_PAGE, replyOffset: (page - 1) * REPLIES_PAGE });
   if (!results) throw data(null, { status: 404 });
   const phone = <T extends { phone: string }>(r: T): T => ({ ...r, phone: formatUkNumber(r.phone) });
   return {
     ...results,
     // The door list is who is coming (and who is waiting for a place); declines stay in the totals and the CSV.
     doorList: (results.invitation?.doorList ?? []).filter((r) => r.status !== "DECLINED").map(phone),
-    replies: results.replies.slice((page - 1) * REPLIES_PAGE).map(phone),
+    replies: results.replies.map(phone),
     invitation: results.invitation ? { ...results.invitation, doorList: [] } : undefined,
     draw: results.draw ? { ...results.draw, winners: results.draw.winners.map(phone) } : undefined,
     page,

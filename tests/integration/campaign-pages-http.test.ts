@@ -167,6 +167,39 @@ describe("campaign pages", () => {
     expect(csv).toContain("Trifle");
   });
 
+  it("pages a campaign's replies 50 at a time, deep pages included", async () => {
+    const res = await submit("/quickpoll", { ...FORMS["/quickpoll"], name: "Long vote", issueMode: "NOW", "responseOptions[0]": "Red", "responseOptions[2]": "Blue", "responseOptions[3]": "" });
+    const location = res.headers.get("location")!;
+    const id = Number(location.split("=")[1]);
+    const c = await t.app.db.selectFrom("campaigns").select("business_id").where("id", "=", id).executeTakeFirstOrThrow();
+    // 620 stored replies, numbered so each page's first and last are known (newest first).
+    const start = Date.parse("2026-01-01T00:00:00Z");
+    const rows = Array.from({ length: 620 }, (_, i) => ({
+      business_id: c.business_id,
+      campaign_id: id,
+      member_id: null,
+      phone: "+447700900999",
+      step: "answer",
+      answer: "1",
+      raw: `vote number ${i + 1}`,
+      inbound_id: null,
+      created_at: new Date(start + i * 60_000).toISOString(),
+    }));
+    for (let i = 0; i < rows.length; i += 200) await t.app.db.insertInto("campaign_responses").values(rows.slice(i, i + 200)).execute();
+    const first = pageText(await (await client.get(location)).text());
+    expect(first).toContain("vote number 620");
+    expect(first).toContain("vote number 571");
+    expect(first).not.toContain("vote number 570");
+    const twelfth = pageText(await (await client.get(`${location}&page=12`)).text());
+    expect(twelfth).toContain("vote number 70 ");
+    expect(twelfth).toContain("vote number 21 ");
+    expect(twelfth).not.toContain("vote number 620");
+    const last = pageText(await (await client.get(`${location}&page=13`)).text());
+    expect(last).toContain("vote number 20 ");
+    expect(last).toContain("vote number 1 ");
+    expect(last).not.toContain("vote number 21 ");
+  });
+
   it("keeps an invitation's door list of who is coming, with party sizes", async () => {
     const res = await submit("/invitation", { ...FORMS["/invitation"], name: "Quiz night", issueMode: "NOW" });
     const location = res.headers.get("location")!;

@@ -56,7 +56,7 @@ export interface Winner {
 
 export interface CampaignResults {
   campaign: CampaignView;
-  /** Replies, newest first (one question, poll, invitation), at most `replyLimit`. */
+  /** Replies, newest first (one question, poll, invitation): at most `replyLimit`, after the first `replyOffset`. */
   replies: ReplyRow[];
   repliesTotal: number;
   /** Auto responder: keyword texts today, yesterday and this month (UK time). */
@@ -480,7 +480,7 @@ export async function listCampaigns(db: Database, businessId: number, options: L
   return { items, total };
 }
 
-async function replyRows(db: Db, c: LoadedCampaign, limit: number): Promise<{ rows: ReplyRow[]; total: number }> {
+async function replyRows(db: Db, c: LoadedCampaign, limit: number, offset = 0): Promise<{ rows: ReplyRow[]; total: number }> {
   const base = db
     .selectFrom("campaign_responses as r")
     .leftJoin("members as m", "m.id", "r.member_id")
@@ -494,6 +494,7 @@ async function replyRows(db: Db, c: LoadedCampaign, limit: number): Promise<{ ro
     .orderBy("r.created_at", "desc")
     .orderBy("r.id", "desc")
     .limit(limit)
+    .offset(offset)
     .execute();
   const optionLabel = (answer: string | null): string | null => {
     if (!answer || answer === "REPLY" || answer === "KEYWORD" || answer === "ENTRY" || answer === "COMMENT" || answer === "CHECKIN") return null;
@@ -564,12 +565,13 @@ async function keywordTotals(db: Db, c: LoadedCampaign, now: Date): Promise<{ to
   return { today: Number(r.today), yesterday: Number(r.yesterday), month: Number(r.month) };
 }
 
-export async function campaignResults(db: Database, businessId: number, campaignId: number, now: Date, options: { replyLimit?: number } = {}): Promise<CampaignResults | null> {
+export async function campaignResults(db: Database, businessId: number, campaignId: number, now: Date, options: { replyLimit?: number; replyOffset?: number } = {}): Promise<CampaignResults | null> {
   const c = await loadCampaign(db, businessId, campaignId);
   if (!c) return null;
   const counts = await answerCounts(db, c.id);
   const campaign = await view(db, c, counts);
-  const { rows, total } = await replyRows(db, c, Math.max(1, Math.min(500, options.replyLimit ?? 50)));
+  const offset = Math.max(0, Math.trunc(options.replyOffset ?? 0));
+  const { rows, total } = await replyRows(db, c, Math.max(1, Math.min(500, options.replyLimit ?? 50)), offset);
   const out: CampaignResults = { campaign, replies: rows, repliesTotal: total, topResponse: null };
   const answered = campaign.responses.reduce((a, r) => a + r.total, 0);
   if (answered > 0) {
