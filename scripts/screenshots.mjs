@@ -20,6 +20,9 @@ const WIDTHS = [
   { width: 1280, height: 800 },
 ];
 const DEMO = { email: "owner@demo.textcircle.test", password: "Textcircle-demo-1" };
+// `npm run screenshots -- --only home,memberinfo`: just those screens (and none of the multi-step flows).
+const onlyArg = process.argv.indexOf("--only");
+const ONLY = onlyArg > 0 ? new Set((process.argv[onlyArg + 1] ?? "").split(",").filter(Boolean)) : null;
 
 async function freePort() {
   return new Promise((resolve, reject) => {
@@ -132,6 +135,7 @@ async function main() {
         }
       };
       const visit = async (name, url) => {
+        if (ONLY && !ONLY.has(name)) return;
         await page.goto(url);
         await shoot(name);
       };
@@ -173,11 +177,27 @@ async function main() {
         ["manageteam", "/manageteam"],
         ["joinus", "/joinus"],
         ["import", "/mycommunity/import"],
+        ["campaigns", "/campaigns"],
+        ["newcampaign", "/newcampaign"],
+        ["quickpoll", "/quickpoll"],
+        ["customerexp", "/customerexp"],
+        ["checkin", "/checkin"],
+        ["customerexpqrcode-unset", "/customerexpqrcode"],
+        ["checkinqrcode-unset", "/checkinqrcode"],
+        ["subscription", "/subscription"],
+        ["changesubscription", "/changesubscription"],
+        ["paymenthistory", "/paymenthistory"],
+        ["referral", "/referral"],
+        ["outbox", "/outbox"],
         ["not-found-signed-in", "/no-such-page"],
       ]) {
         await visit(name, url);
       }
 
+      if (ONLY) {
+        await context.close();
+        continue;
+      }
       // The three steps of a group message (not sent).
       await visit("newgroupmessage", "/newgroupmessage");
       await page.getByLabel("Message text").fill("Hi {{firstName|there}}, coffee and cake are half price this afternoon");

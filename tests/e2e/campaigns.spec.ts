@@ -2,30 +2,8 @@
 // quick poll page, three members' phones get it from the simulator and vote by texting back (one changes its vote,
 // which counts once, for the new answer), and the home feed panel, the live-campaigns tile and the results page show
 // the right counts. axe-core checks every page visited.
-import Database from "better-sqlite3";
-import { expect, test, type Page } from "@playwright/test";
-import { DEMO, dbPath, expectAccessible, login, screenshots, simMessages } from "./support";
-
-function withDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(dbPath());
-  db.pragma("busy_timeout = 5000");
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
-/** The demo business's subscribed members' phones, oldest first (the first three vote). */
-function subscribedPhones(): string[] {
-  return withDb((db) =>
-    (
-      db
-        .prepare("SELECT m.phone FROM members m JOIN businesses b ON b.id = m.business_id WHERE b.phone_number = ? AND m.status = 'SUBSCRIBED' ORDER BY m.id")
-        .all(DEMO.number) as { phone: string }[]
-    ).map((r) => r.phone),
-  );
-}
+import { expect, test } from "@playwright/test";
+import { DEMO, expectAccessible, login, screenshots, simMessages, subscribedPhones, textDemo, withDb } from "./support";
 
 /** Campaign texts wait for the morning in quiet hours; the spec must pass at any hour (as groupmessages.spec.ts). */
 function setQuietHours(hours: { start: string; end: string } | null): { start: string; end: string } {
@@ -54,12 +32,6 @@ function ukDate(days: number): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/London", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(Date.now() + days * 86_400_000));
 }
 
-/** A phone texts the demo business through the simulator. */
-async function text(page: Page, from: string, body: string): Promise<void> {
-  const res = await page.request.post("/simulator/api/inbound", { data: { from, to: DEMO.number, body } });
-  expect(res.status(), `simulator inbound from ${from}`).toBe(201);
-}
-
 interface PollDetail {
   id: number;
   status: string;
@@ -85,7 +57,7 @@ test.describe("campaigns", () => {
     test.setTimeout(55_000);
     const run = `${testInfo.project.name}-${Date.now().toString(36)}`;
     const name = `Opening ${run}`.slice(0, 40);
-    const phones = subscribedPhones();
+    const phones = subscribedPhones("oldest");
     expect(phones.length, "the demo business has at least three subscribed members").toBeGreaterThanOrEqual(3);
     const voters = phones.slice(0, 3);
     await login(page, DEMO.email, DEMO.password);
@@ -117,10 +89,10 @@ test.describe("campaigns", () => {
     }
 
     // 3. They vote; the third changes its mind. Final: Yes 1, No 2.
-    await text(page, voters[0], "1");
-    await text(page, voters[1], "no");
-    await text(page, voters[2], "Yes");
-    await text(page, voters[2], "2");
+    await textDemo(page, voters[0], "1");
+    await textDemo(page, voters[1], "no");
+    await textDemo(page, voters[2], "Yes");
+    await textDemo(page, voters[2], "2");
     const detailOf = async () => (await (await page.request.get(`/api/campaigns/${poll.id}`)).json()) as PollDetail;
     await expect
       .poll(async () => {

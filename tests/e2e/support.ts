@@ -73,7 +73,8 @@ export function dbPath(): string {
   return path.join(dir, "app.db");
 }
 
-function withDb<T>(fn: (db: Database.Database) => T): T {
+/** Runs `fn` on the e2e server's SQLite database (the server keeps running beside it). */
+export function withDb<T>(fn: (db: Database.Database) => T): T {
   const db = new Database(dbPath());
   db.pragma("busy_timeout = 5000");
   try {
@@ -81,6 +82,23 @@ function withDb<T>(fn: (db: Database.Database) => T): T {
   } finally {
     db.close();
   }
+}
+
+/** The demo business's subscribed members' phones, oldest first (or newest first). */
+export function subscribedPhones(order: "oldest" | "newest" = "oldest"): string[] {
+  return withDb((db) =>
+    (
+      db
+        .prepare(`SELECT m.phone FROM members m JOIN businesses b ON b.id = m.business_id WHERE b.phone_number = ? AND m.status = 'SUBSCRIBED' ORDER BY m.id ${order === "oldest" ? "ASC" : "DESC"}`)
+        .all(DEMO.number) as { phone: string }[]
+    ).map((r) => r.phone),
+  );
+}
+
+/** A phone texts the demo business through the simulator. */
+export async function textDemo(page: Page, from: string, body: string): Promise<void> {
+  const res = await page.request.post("/simulator/api/inbound", { data: { from, to: DEMO.number, body } });
+  expect(res.status(), `simulator inbound from ${from}`).toBe(201);
 }
 
 /**

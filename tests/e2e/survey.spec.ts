@@ -2,34 +2,8 @@
 // three members' phones text the keyword through the simulator and score it 10, 8 and 3, and the results page and
 // the home panel show one promoter, one passive and one detractor, a score of 0, and (with JavaScript) the
 // three-slice chart. The detractor's conversation opens unread. axe-core checks the pages.
-import Database from "better-sqlite3";
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO, dbPath, expectAccessible, login, simMessages } from "./support";
-
-function withDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(dbPath());
-  db.pragma("busy_timeout = 5000");
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
-function subscribedPhones(): string[] {
-  return withDb((db) =>
-    (
-      db
-        .prepare("SELECT m.phone FROM members m JOIN businesses b ON b.id = m.business_id WHERE b.phone_number = ? AND m.status = 'SUBSCRIBED' ORDER BY m.id DESC")
-        .all(DEMO.number) as { phone: string }[]
-    ).map((r) => r.phone),
-  );
-}
-
-async function text(page: Page, from: string, body: string): Promise<void> {
-  const res = await page.request.post("/simulator/api/inbound", { data: { from, to: DEMO.number, body } });
-  expect(res.status(), `simulator inbound from ${from}`).toBe(201);
-}
+import { DEMO, expectAccessible, login, simMessages, subscribedPhones, textDemo } from "./support";
 
 /** Waits until the phone has received a text matching `pattern`, after `since` texts it already had. */
 async function waitForText(page: Page, phone: string, pattern: RegExp, since: number): Promise<void> {
@@ -49,7 +23,7 @@ test.describe("customer experience survey", () => {
     test.setTimeout(60_000);
     const keyword = `RATE${testInfo.project.name === "js" ? "J" : "N"}${Date.now().toString(36).toUpperCase().slice(-6)}`;
     const name = `Survey ${keyword}`.slice(0, 40);
-    const phones = subscribedPhones().slice(0, 3);
+    const phones = subscribedPhones("newest").slice(0, 3);
     expect(phones).toHaveLength(3);
     await login(page, DEMO.email, DEMO.password);
     await expect(page).toHaveURL(/\/$/);
@@ -71,10 +45,10 @@ test.describe("customer experience survey", () => {
     const scores = ["10", "8", "3"];
     for (const [i, phone] of phones.entries()) {
       const before = (await simMessages(page, phone)).length;
-      await text(page, phone, keyword.toLowerCase());
+      await textDemo(page, phone, keyword.toLowerCase());
       await waitForText(page, phone, /From 0 to 10, would you recommend us\?/, before);
       const asked = (await simMessages(page, phone)).length;
-      await text(page, phone, scores[i]);
+      await textDemo(page, phone, scores[i]);
       await waitForText(page, phone, i === 2 ? /Sorry! What went wrong\?/ : /Great! What did you like\?/, asked);
     }
 
