@@ -10,6 +10,7 @@ import type { Database } from "#db/index";
 import { receiveInbound } from "~/domain/messaging/inbound.server";
 import { textsReceivedBy } from "~/domain/simulator/simulator.server";
 import { AppError } from "~/lib/errors";
+import { getUnreadMessages } from "~/domain/messaging/unread.server";
 import { campaignInput, type CampaignInput } from "~/domain/campaigns/model";
 import { campaignResults, createCampaign, deleteCampaign, endCampaign, exportCampaignCsv, getCampaign, listCampaigns, updateCampaign } from "~/domain/campaigns/campaigns.server";
 import { runDueFires, runFire } from "~/domain/campaigns/engine.server";
@@ -106,6 +107,11 @@ describe.each(DIALECTS)("campaign engine (%s)", (dialect) => {
     const csv = (await exportCampaignCsv(t.db, a.businessId, poll.id))!;
     expect(csv.csv).toContain("Salad,Salad");
     expect(csv.csv.split("\r\n")[0]).toBe("Name,Mobile,Reply,Counted as,Received at");
+    // m3's conversation is unread for what they wrote; their vote after it is not what the unread list previews.
+    await text(m3.phone, a.number, "1");
+    await work();
+    const unread = await getUnreadMessages(t.db, a.businessId, clock.now());
+    expect(unread.find((u) => u.phoneNumber === m3.phone)?.messageText).toBe("no idea, sorry");
   });
 
   it("keeps compliance first, a live keyword before an open question, and answers the most recently sent open question", async () => {

@@ -33,14 +33,16 @@ type Db = Kysely<DB>;
 type ConversationEb = ExpressionBuilder<DB & { c: DB["conversations"] }, "c">;
 
 /** The body or time of the conversation member's latest inbound text (a correlated subquery; alias it with .as()). */
-export function latestInbound(eb: ConversationEb, column: "body" | "received_at") {
-  return eb
+export function latestInbound(eb: ConversationEb, column: "body" | "received_at", options: { preferMessages?: boolean } = {}) {
+  let q = eb
     .selectFrom("inbound_messages as i")
     .select(column === "body" ? "i.body" : "i.received_at")
     .whereRef("i.member_id", "=", "c.member_id")
-    .whereRef("i.business_id", "=", "c.business_id")
-    .orderBy("i.id", "desc")
-    .limit(1);
+    .whereRef("i.business_id", "=", "c.business_id");
+  // What made a conversation unread is a text written to the business, not a vote or a keyword that came after
+  // it: such texts are passed over while there is one (a detractor's survey answers, with none, still show).
+  if (options.preferMessages) q = q.orderBy((o) => o.case().when("i.kind", "=", "MESSAGE").then(0).else(1).end());
+  return q.orderBy("i.id", "desc").limit(1);
 }
 
 /** The body or time of the latest text sent to the conversation's member (a correlated subquery). */

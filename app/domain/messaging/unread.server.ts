@@ -39,8 +39,8 @@ const unreadRows = compiledQuery((db: Database, businessId: number, now: string,
       "m.full_name",
       "m.first_name",
       "m.phone",
-      (eb) => latestInbound(eb, "body").as("body"),
-      (eb) => latestInbound(eb, "received_at").as("received_at"),
+      (eb) => latestInbound(eb, "body", { preferMessages: true }).as("body"),
+      (eb) => latestInbound(eb, "received_at", { preferMessages: true }).as("received_at"),
     ])
     .where("c.business_id", "=", businessId)
     .where((eb) => isUnreadNow(eb, now))
