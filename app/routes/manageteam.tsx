@@ -195,7 +195,7 @@ export default function ManageTeam({ loaderData }: Route.ComponentProps) {
                         <div className="team-actions">
                           <ConfirmAction
                             id={`handover-${m.id}`}
-                            trigger={t("team.handover.trigger")}
+                            trigger={<>{t("team.handover.trigger")}<span className="visually-hidden"> {t("team.invites.forWhom", { to: m.name })}</span></>}
                             title={t("team.handover.title", { name: m.name })}
                             confirmLabel={t("team.handover.confirm", { name: m.name })}
                             fields={{ intent: "handover", id: String(m.id) }}
@@ -204,7 +204,7 @@ export default function ManageTeam({ loaderData }: Route.ComponentProps) {
                           </ConfirmAction>
                           <ConfirmAction
                             id={`remove-${m.id}`}
-                            trigger={t("team.remove.trigger")}
+                            trigger={<>{t("team.remove.trigger")}<span className="visually-hidden"> {m.name}</span></>}
                             title={t("team.remove.title", { name: m.name })}
                             confirmLabel={t("team.remove.confirm")}
                             fields={{ intent: "remove", id: String(m.id) }}
@@ -261,13 +261,14 @@ export default function ManageTeam({ loaderData }: Route.ComponentProps) {
                         <AppForm className="inline-form">
                           <input type="hidden" name="intent" value="resend" />
                           <input type="hidden" name="id" value={inv.id} />
-                          <Button variant="secondary" aria-label={t("team.invites.resendLabel", { to: inv.sentTo })}>
+                          <Button variant="secondary">
                             {t("team.invites.resend")}
+                            <span className="visually-hidden"> {t("team.invites.forWhom", { to: inv.sentTo })}</span>
                           </Button>
                         </AppForm>
                         <ConfirmAction
                           id={`revoke-${inv.id}`}
-                          trigger={t("team.revoke.trigger")}
+                          trigger={<>{t("team.revoke.trigger")}<span className="visually-hidden"> {t("team.invites.forWhom", { to: inv.sentTo })}</span></>}
                           title={t("team.revoke.title", { to: inv.sentTo })}
                           confirmLabel={t("team.revoke.confirm")}
                           fields={{ intent: "revoke", id: String(inv.id) }}
