@@ -12,6 +12,7 @@ import type { Route } from "./+types/manageteam";
 import { ConfirmAction } from "~/components/confirm";
 import { AppForm, Field, FormErrors } from "~/components/form";
 import { useValidatedForm } from "~/components/use-validated-form";
+import { Badge } from "~/components/choices";
 import { Button, EmptyState, PageHeader, Panel } from "~/components/ui";
 import {
   handOverAdministrator,
@@ -156,69 +157,64 @@ export default function ManageTeam({ loaderData }: Route.ComponentProps) {
   const { team, invites, me, ttlDays } = loaderData;
   const when = (iso: string | null) => (iso ? formatLongDate(iso, i18n.language) : t("team.list.never"));
   return (
-    <>
+    <div className="stack">
       <PageHeader title={t("team.title")} lead={t("team.lead")} />
       <Panel title={t("team.list.title")} id="team-list">
         {team.length === 0 ? (
           <EmptyState title={t("team.list.empty")} />
         ) : (
-          // On a phone the table scrolls sideways: the region can take focus so a keyboard can scroll it too.
-          <div className="table-wrap" role="group" aria-labelledby="team-list-title" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t("team.list.name")}</th>
-                  <th scope="col">{t("team.list.mobile")}</th>
-                  <th scope="col">{t("team.list.email")}</th>
-                  <th scope="col">{t("team.list.lastLogin")}</th>
-                  <th scope="col">{t("team.list.lastActive")}</th>
-                  <th scope="col">{t("team.list.role")}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t("team.list.actions")}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {team.map((m) => (
-                  <tr key={m.id}>
-                    <td>
-                      {m.name}
-                      {m.id === me ? ` ${t("team.list.you")}` : ""}
-                    </td>
-                    <td>{m.mobile}</td>
-                    <td>{m.email}</td>
-                    <td>{when(m.lastLoginAt)}</td>
-                    <td>{when(m.lastActiveAt)}</td>
-                    <td>{t(`team.role.${m.role}`)}{m.disabled ? ` · ${t("team.list.disabled")}` : ""}</td>
-                    <td>
-                      {m.role === "TEAM" ? (
-                        <div className="team-actions">
-                          <ConfirmAction
-                            id={`handover-${m.id}`}
-                            trigger={<>{t("team.handover.trigger")}<span className="visually-hidden"> {t("team.invites.forWhom", { to: m.name })}</span></>}
-                            title={t("team.handover.title", { name: m.name })}
-                            confirmLabel={t("team.handover.confirm", { name: m.name })}
-                            fields={{ intent: "handover", id: String(m.id) }}
-                          >
-                            <p>{t("team.handover.body", { name: m.name })}</p>
-                          </ConfirmAction>
-                          <ConfirmAction
-                            id={`remove-${m.id}`}
-                            trigger={<>{t("team.remove.trigger")}<span className="visually-hidden"> {m.name}</span></>}
-                            title={t("team.remove.title", { name: m.name })}
-                            confirmLabel={t("team.remove.confirm")}
-                            fields={{ intent: "remove", id: String(m.id) }}
-                          >
-                            <p>{t("team.remove.body", { name: m.name })}</p>
-                          </ConfirmAction>
-                        </div>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ul className="team-list">
+            {team.map((m) => (
+              <li key={m.id} className="team-card" data-user-id={m.id}>
+                <p className="team-card__head">
+                  <strong>{m.name}</strong>
+                  {m.id === me ? ` ${t("team.list.you")}` : ""}{" "}
+                  <Badge tone={m.role === "ADMIN" ? "info" : "neutral"}>{t(`team.role.${m.role}`)}</Badge>
+                  {m.disabled ? <Badge tone="red">{t("team.list.disabled")}</Badge> : null}
+                </p>
+                <dl className="team-card__facts">
+                  <div>
+                    <dt>{t("team.list.mobile")}</dt>
+                    <dd className="nowrap">{m.mobile}</dd>
+                  </div>
+                  <div>
+                    <dt>{t("team.list.email")}</dt>
+                    <dd>{m.email}</dd>
+                  </div>
+                  <div>
+                    <dt>{t("team.list.lastLogin")}</dt>
+                    <dd>{when(m.lastLoginAt)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t("team.list.lastActive")}</dt>
+                    <dd>{when(m.lastActiveAt)}</dd>
+                  </div>
+                </dl>
+                {m.role === "TEAM" ? (
+                  <div className="team-actions">
+                    <ConfirmAction
+                      id={`handover-${m.id}`}
+                      trigger={<>{t("team.handover.trigger")}<span className="visually-hidden"> {t("team.invites.forWhom", { to: m.name })}</span></>}
+                      title={t("team.handover.title", { name: m.name })}
+                      confirmLabel={t("team.handover.confirm", { name: m.name })}
+                      fields={{ intent: "handover", id: String(m.id) }}
+                    >
+                      <p>{t("team.handover.body", { name: m.name })}</p>
+                    </ConfirmAction>
+                    <ConfirmAction
+                      id={`remove-${m.id}`}
+                      trigger={<>{t("team.remove.trigger")}<span className="visually-hidden"> {m.name}</span></>}
+                      title={t("team.remove.title", { name: m.name })}
+                      confirmLabel={t("team.remove.confirm")}
+                      fields={{ intent: "remove", id: String(m.id) }}
+                    >
+                      <p>{t("team.remove.body", { name: m.name })}</p>
+                    </ConfirmAction>
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ul>
         )}
       </Panel>
 
@@ -231,59 +227,59 @@ export default function ManageTeam({ loaderData }: Route.ComponentProps) {
         {invites.length === 0 ? (
           <EmptyState title={t("team.invites.empty")} />
         ) : (
-          <div className="table-wrap" role="group" aria-labelledby="team-invites-title" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t("team.invites.code")}</th>
-                  <th scope="col">{t("team.invites.sentTo")}</th>
-                  <th scope="col">{t("team.invites.issued")}</th>
-                  <th scope="col">{t("team.invites.expires")}</th>
-                  <th scope="col">
-                    <span className="visually-hidden">{t("team.list.actions")}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {invites.map((inv) => (
-                  <tr key={inv.id}>
-                    <td>
-                      <code>…{inv.codeHint}</code>
-                    </td>
-                    <td>
-                      {inv.sentTo}
-                      <span className="muted"> · {t(`team.invites.channel.${inv.channel}`)}</span>
-                    </td>
-                    <td>{when(inv.issuedAt)}</td>
-                    <td>{inv.expired ? <strong>{t("team.invites.expired")}</strong> : when(inv.expiresAt)}</td>
-                    <td>
-                      <div className="team-actions">
-                        <AppForm className="inline-form">
-                          <input type="hidden" name="intent" value="resend" />
-                          <input type="hidden" name="id" value={inv.id} />
-                          <Button variant="secondary">
-                            {t("team.invites.resend")}
-                            <span className="visually-hidden"> {t("team.invites.forWhom", { to: inv.sentTo })}</span>
-                          </Button>
-                        </AppForm>
-                        <ConfirmAction
-                          id={`revoke-${inv.id}`}
-                          trigger={<>{t("team.revoke.trigger")}<span className="visually-hidden"> {t("team.invites.forWhom", { to: inv.sentTo })}</span></>}
-                          title={t("team.revoke.title", { to: inv.sentTo })}
-                          confirmLabel={t("team.revoke.confirm")}
-                          fields={{ intent: "revoke", id: String(inv.id) }}
-                        >
-                          <p>{t("team.revoke.body")}</p>
-                        </ConfirmAction>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ul className="team-list">
+            {invites.map((inv) => (
+              <li key={inv.id} className="team-card" data-invite-id={inv.id}>
+                <p className="team-card__head">
+                  <strong>{inv.sentTo}</strong> <Badge>{t(`team.invites.channel.${inv.channel}`)}</Badge>
+                  {inv.expired ? <Badge tone="red">{t("team.invites.expired")}</Badge> : null}
+                </p>
+                <dl className="team-card__facts">
+                  <div>
+                    <dt>{t("team.invites.code")}</dt>
+                    <dd>
+                      <code className="nowrap">…{inv.codeHint}</code>
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{t("team.invites.issued")}</dt>
+                    <dd>{when(inv.issuedAt)}</dd>
+                  </div>
+                  <div>
+                    <dt>{t("team.invites.expires")}</dt>
+                    <dd>{when(inv.expiresAt)}</dd>
+                  </div>
+                  {inv.invitedBy ? (
+                    <div>
+                      <dt>{t("team.invites.invitedBy")}</dt>
+                      <dd>{inv.invitedBy}</dd>
+                    </div>
+                  ) : null}
+                </dl>
+                <div className="team-actions">
+                  <AppForm className="inline-form">
+                    <input type="hidden" name="intent" value="resend" />
+                    <input type="hidden" name="id" value={inv.id} />
+                    <Button variant="secondary">
+                      {t("team.invites.resend")}
+                      <span className="visually-hidden"> {t("team.invites.forWhom", { to: inv.sentTo })}</span>
+                    </Button>
+                  </AppForm>
+                  <ConfirmAction
+                    id={`revoke-${inv.id}`}
+                    trigger={<>{t("team.revoke.trigger")}<span className="visually-hidden"> {t("team.invites.forWhom", { to: inv.sentTo })}</span></>}
+                    title={t("team.revoke.title", { to: inv.sentTo })}
+                    confirmLabel={t("team.revoke.confirm")}
+                    fields={{ intent: "revoke", id: String(inv.id) }}
+                  >
+                    <p>{t("team.revoke.body")}</p>
+                  </ConfirmAction>
+                </div>
+              </li>
+            ))}
+          </ul>
         )}
       </Panel>
-    </>
+    </div>
   );
 }

@@ -82,6 +82,7 @@ test.describe("team", () => {
     await page.getByRole("button", { name: "Text me a code" }).click();
     await expect(page).toHaveURL(/\/createaccount\/[A-Za-z0-9_-]+\/verify$/);
     await expectAccessible(page, testInfo);
+    await screenshots(page, "team-createaccount-verify", testInfo);
     await page.getByLabel("Verification code").fill(await readPin(page, mobile));
     await page.getByRole("button", { name: "Create my login" }).click();
     await expect(page).toHaveURL(/\/$/);
@@ -101,6 +102,7 @@ test.describe("team", () => {
     await expect(page.locator("#dm-thread li").last()).toContainText(reply);
     await expect(page.locator("#dm-thread li").last()).toContainText(`sent by ${name}`);
     await expectAccessible(page, testInfo);
+    await screenshots(page, "team-thread", testInfo);
 
     // Billing and the team are the Administrator's: the FB001 page.
     await page.goto("/subscription");
