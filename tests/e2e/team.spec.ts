@@ -113,6 +113,23 @@ test.describe("team", () => {
       await expect(page.getByText(FORBIDDEN)).toBeVisible();
     }
     await expectAccessible(page, testInfo);
+
+    // The owner again: the hand-over question (asked, then cancelled), then removing the new team member.
+    await page.context().clearCookies();
+    await login(page, DEMO.email, DEMO.password);
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto("/manageteam");
+    const card = page.locator(".team-card", { hasText: name });
+    await card.getByRole("button", { name: `Make administrator for ${name}` }).or(card.getByRole("link", { name: `Make administrator for ${name}` })).click();
+    await expect(page.getByRole("heading", { name: `Make ${name} the account administrator?` })).toBeVisible();
+    await expectAccessible(page, testInfo);
+    await screenshots(page, "team-handover-question", testInfo);
+    await page.getByRole("button", { name: "Cancel" }).or(page.getByRole("link", { name: "Cancel" })).first().click();
+    await card.getByRole("button", { name: `Remove ${name}` }).or(card.getByRole("link", { name: `Remove ${name}` })).click();
+    await expect(page.getByRole("heading", { name: `Remove ${name} from the team?` })).toBeVisible();
+    await page.getByRole("button", { name: "Remove from the team" }).click();
+    await expect(page.getByText("Team member removed and signed out.")).toBeVisible();
+    await expect(page.locator(".team-card", { hasText: name })).toHaveCount(0);
   });
 
   test("an unknown or used invitation link shows the invalid-invitation page", async ({ page }, testInfo) => {
