@@ -26,6 +26,7 @@ import {
 } from "~/domain/accounts/team.server";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
+import { AppError } from "~/lib/errors";
 import { replyWithError } from "~/lib/forms.server";
 import { getI18n } from "~/lib/i18n.server";
 import { orNotFound } from "~/lib/not-found.server";
@@ -38,6 +39,16 @@ export const handle = { titleKey: "team.meta.title", descriptionKey: "team.meta.
 const smsSchema = z.object({ mobile: phoneInput });
 const emailSchema = z.object({ email });
 const idSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** Another business's id is the 404 page; a refusal of the rules themselves (removing the Administrator) the FB001 page. */
+async function orRefused<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await orNotFound(p);
+  } catch (e) {
+    if (e instanceof AppError && e.code === "FB001") throw data({ code: "FB001" }, { status: 403 });
+    throw e;
+  }
+}
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = requireUser(context);
@@ -95,19 +106,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   const target = { businessId: user.businessId, actorId: user.userId };
   switch (intent) {
     case "resend":
-      await orNotFound(resendInvite(db, { ...target, inviteId: id.data }, texts, deps));
+      await orRefused(resendInvite(db, { ...target, inviteId: id.data }, texts, deps));
       setToast(context, { type: "success", message: "team.toast.resent" });
       return redirect("/manageteam");
     case "revoke":
-      await orNotFound(revokeInvite(db, { ...target, inviteId: id.data }, now()));
+      await orRefused(revokeInvite(db, { ...target, inviteId: id.data }, now()));
       setToast(context, { type: "success", message: "team.toast.revoked" });
       return redirect("/manageteam");
     case "remove":
-      await orNotFound(removeTeamMember(db, { ...target, userId: id.data }, now()));
+      await orRefused(removeTeamMember(db, { ...target, userId: id.data }, now()));
       setToast(context, { type: "success", message: "team.toast.removed" });
       return redirect("/manageteam");
     case "handover":
-      await orNotFound(handOverAdministrator(db, { businessId: user.businessId, actorId: user.userId, toUserId: id.data }, now()));
+      await orRefused(handOverAdministrator(db, { businessId: user.businessId, actorId: user.userId, toUserId: id.data }, now()));
       // The previous Administrator is a team member now: this page is no longer theirs.
       setToast(context, { type: "success", message: "team.toast.handedOver" });
       return redirect("/");

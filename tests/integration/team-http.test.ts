@@ -190,6 +190,18 @@ describe.each(DIALECTS)("team over HTTP (%s)", (dialect) => {
     expect(roles.map((r) => r.role)).toEqual(["TEAM", "ADMIN"]);
   });
 
+  it("never removes the Administrator or hands the role to themselves (FB001 page, 404), nothing changed", async () => {
+    const { owner, admin } = await account();
+    const self = await admin.post("/manageteam", { intent: "remove", id: String(owner.id) });
+    expect(self.status).toBe(403);
+    expect(pageText(await self.text())).toContain(FORBIDDEN);
+    expect((await admin.post("/manageteam", { intent: "handover", id: String(owner.id) })).status).toBe(404);
+    expect((await admin.post("/manageteam", { intent: "nonsense", id: String(owner.id) })).status).toBe(400);
+    const row = await t.app.db.selectFrom("users").select(["role", "removed_at"]).where("id", "=", owner.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ role: "ADMIN", removed_at: null });
+    expect((await admin.get("/manageteam")).status).toBe(200);
+  });
+
   it("refuses a team member every team action with FB001, and answers another business's ids with 404", async () => {
     const { owner, admin } = await account();
     const member = await createTeamUser(t.app.db, owner.businessId);
