@@ -145,6 +145,20 @@ describe.each(DIALECTS)("team over HTTP (%s)", (dialect) => {
     expect((await t.app.client().get(`/createaccount/${third}`)).status).toBe(404);
   });
 
+  it("speaks French on the team page and the invitation pages, with no key left untranslated", async () => {
+    const { owner, admin } = await account();
+    await createTeamUser(t.app.db, owner.businessId, { name: "Camille Equipe" });
+    const to = newEmail();
+    await admin.post("/manageteam?lng=fr", { intent: "invite-email", email: to });
+    const page = pageText(await (await admin.get("/manageteam?lng=fr")).text());
+    for (const words of ["Inviter un membre de l’équipe", "Invitations en attente", "Dernière connexion", "Nommer administrateur", "Renvoyer"]) expect(page).toContain(words);
+    expect(page).not.toMatch(/\bteam\.[a-z]+\.[a-zA-Z]+/);
+    const code = await inviteCodeFromEmail(t.app.db, to);
+    const join = pageText(await (await t.app.client().get(`/createaccount/${code}?lng=fr`)).text());
+    expect(join).toContain("Rejoindre ");
+    expect(join).not.toMatch(/\bteam\.[a-z]+\.[a-zA-Z]+/);
+  });
+
   it("invites by text: the link arrives from the system sender, and the mobile is prefilled", async () => {
     const { admin } = await account();
     const mobile = ukMobile();
