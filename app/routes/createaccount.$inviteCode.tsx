@@ -13,6 +13,7 @@ import { Button } from "~/components/ui";
 import { LIMITS, withinLimits } from "~/domain/accounts/codes.server";
 import { findUsableInvite, startInviteAcceptance } from "~/domain/accounts/team.server";
 import { getDeps } from "~/lib/context.server";
+import { AppError } from "~/lib/errors";
 import { clientIp, replyWithError } from "~/lib/forms.server";
 import { getI18n } from "~/lib/i18n.server";
 import { formatUkNumber, parseUkMobile } from "~/lib/phone";
@@ -68,6 +69,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       now(),
     );
   } catch (error) {
+    // Revoked or resent while the form was open.
+    if (error instanceof AppError && error.status === 404) return data({ invalid: true as const, result: null }, { status: 404 });
     const reply = replyWithError(submission, error, hide);
     return data({ invalid: false as const, result: reply.data.result }, reply.init ?? undefined);
   }
