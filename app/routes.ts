@@ -87,6 +87,9 @@ export default [
     // --- venue: a visitor's check-out link and a shared export file ---
     route("checkout/:ref", "routes/checkout.$ref.tsx"),
     route("checkinshare/:fileRef", "routes/checkinshare.$fileRef.tsx"),
+    // --- team: an invited team member creates their account ---
+    route("createaccount/:inviteCode", "routes/createaccount.$inviteCode.tsx"),
+    route("createaccount/:inviteCode/verify", "routes/createaccount.$inviteCode.verify.tsx"),
   ]),
   // --- venue: a shared export file's CSV (public, behind its unguessable reference) ---
   route("checkinshare/:fileRef/download", "routes/checkinshare.$fileRef.download.ts"),

@@ -48,6 +48,9 @@ export interface UsersTable {
   last_login_at: string | null;
   last_active_at: string | null;
   created_at: string;
+  /** Set when the Administrator removed them from the team: they cannot sign in; their name stays on what they did. */
+  removed_at: Generated<string | null>;
+  removed_by_user_id: Generated<number | null>;
 }
 
 export interface SessionsTable {
@@ -77,7 +80,7 @@ export interface SignupsTable {
 
 export interface VerificationCodesTable {
   id: Generated<number>;
-  purpose: "SIGNUP" | "RESET" | "REJOIN" | "CANCEL";
+  purpose: "SIGNUP" | "RESET" | "REJOIN" | "CANCEL" | "INVITE";
   subject: string;
   code_hash: string;
   attempts: Generated<number>;
@@ -214,7 +217,7 @@ export interface NumberPaceTable {
   tat_ms: number | string;
 }
 
-export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables {
+export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables, TeamTables {
   businesses: BusinessesTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -281,6 +284,9 @@ export interface MembersTable {
   note: string | null;
   /** When the welcome text asked for their first name (null: not asked, or answered). */
   name_asked_at: Generated<string | null>;
+  /** The user who added or last edited the member by hand (null: the member, a text, an import or an API client). */
+  created_by: Generated<number | null>;
+  updated_by: Generated<number | null>;
 }
 
 export type ConsentAction = "OPT_IN_REQUESTED" | "OPTED_IN" | "OPTED_OUT" | "REJOINED";
@@ -320,6 +326,8 @@ export interface MessagesTable {
   idempotency_key: Generated<string | null>;
   /** The campaign this text belongs to, if any. */
   campaign_id: Generated<number | null>;
+  /** The user who last edited it during its pause (null: nobody, or an API client). */
+  updated_by: Generated<number | null>;
 }
 
 export type OutboundStatus = "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "FAILED" | "UNKNOWN";
@@ -498,6 +506,9 @@ export interface CampaignsTable {
   created_by: number | null;
   created_at: string;
   updated_at: string;
+  /** Who last edited and who ended it (null: nobody yet, the system or an API client). */
+  updated_by: Generated<number | null>;
+  ended_by: Generated<number | null>;
 }
 
 export interface CampaignFiresTable {
@@ -713,3 +724,46 @@ export interface BillingTables {
 
 export type Subscription = Selectable<SubscriptionsTable>;
 export type Payment = Selectable<PaymentsTable>;
+
+// ---- Team: invitations and the audit trail (migration 20261203000500_team_invites) ----
+
+export type InviteStatus = "OPEN" | "ACCEPTED" | "REVOKED" | "EXPIRED";
+
+export interface TeamInvitesTable {
+  id: Generated<number>;
+  business_id: number;
+  channel: "SMS" | "EMAIL";
+  /** E.164 mobile or lower-case email. */
+  sent_to: string;
+  code_hash: string;
+  code_hint: string;
+  status: InviteStatus;
+  invited_by_user_id: number | null;
+  issued_at: string;
+  expires_at: string;
+  sent_count: Generated<number>;
+  ended_at: string | null;
+  ended_by_user_id: number | null;
+  accepted_user_id: number | null;
+  pending_name: string | null;
+  pending_email: string | null;
+  pending_mobile: string | null;
+  pending_password_hash: string | null;
+  created_at: string;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  business_id: number;
+  user_id: number | null;
+  action: string;
+  subject_type: string;
+  subject_id: number | null;
+  detail: string | null;
+  created_at: string;
+}
+
+export interface TeamTables {
+  team_invites: TeamInvitesTable;
+  audit_events: AuditEventsTable;
+}

@@ -147,6 +147,7 @@ async function main() {
         ["join", `/join/${f.slug}`],
         ["myinfo", `/myinfo/${f.ref}`],
         ["invalid", "/invalid"],
+        ["createaccount-invalid", "/createaccount/no-such-invitation"],
         ["not-found-public", "/no-such-page"],
         ["simulator", "/simulator"],
       ]) {

@@ -30,6 +30,14 @@ export function Steps({ current, draftId }: { current: Step; draftId?: number | 
   );
 }
 
+/** Who wrote a group message and who last edited it ("sent by Sam · edited by Kim"); nothing when nobody is recorded. */
+export function ActorLine({ createdBy, updatedBy }: { createdBy: string | null; updatedBy: string | null }) {
+  const { t } = useTranslation();
+  const parts = [createdBy ? t("team.actor.sentBy", { name: createdBy }) : null, updatedBy ? t("team.actor.editedBy", { name: updatedBy }) : null].filter(Boolean);
+  if (!parts.length) return null;
+  return <p className="actor gm-list__actor">{parts.join(" · ")}</p>;
+}
+
 /** A tracking row as the domain computes it (see listGroupMessages). */
 export type ListRow = Omit<GroupMessageRow, "editableUntil"> & { editableUntil?: string };
 
@@ -65,6 +73,7 @@ export function GroupMessageList({ rows, showGroup }: { rows: ListRow[]; showGro
           <p className="gm-list__text">
             <MergeText text={truncateText(m.body, 160)} />
           </p>
+          <ActorLine createdBy={m.createdBy} updatedBy={m.updatedBy} />
           <StatList
             className="gm-counts"
             items={[

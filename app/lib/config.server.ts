@@ -53,6 +53,7 @@ const schema = z
     LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
     LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
     PIN_MAX_ISSUES: z.coerce.number().int().min(1).max(20).default(3),
+    INVITE_TTL_DAYS: z.coerce.number().int().min(1).max(90).default(7),
     GA_ID: z.string().max(40).default(""),
     META_PIXEL_ID: z.string().max(40).default(""),
     RUM_ACCOUNT_ID: z.string().max(40).default(""),
@@ -131,6 +132,8 @@ export interface Config {
   loginMaxFailures: number;
   lockoutMinutes: number;
   pinMaxIssues: number;
+  /** Days a team invitation's link works (a resend starts a new period). */
+  inviteTtlDays: number;
   monitor: { gaId: string; metaPixelId: string; rumScript: { accountId: string; applicationId: string; licenceKey: string; agentId: string } };
   appVersion: string;
   /** Plans, VAT, the grace period after a failed payment, and the payment provider. */
@@ -186,6 +189,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     loginMaxFailures: e.LOGIN_MAX_FAILURES,
     lockoutMinutes: e.LOCKOUT_MINUTES,
     pinMaxIssues: e.PIN_MAX_ISSUES,
+    inviteTtlDays: e.INVITE_TTL_DAYS,
     monitor: {
       gaId: e.GA_ID,
       metaPixelId: e.META_PIXEL_ID,

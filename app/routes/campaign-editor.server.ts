@@ -149,7 +149,7 @@ export async function campaignEditorAction({ request, context }: ActionFunctionA
     const view =
       id === null
         ? await createCampaign(deps, { businessId: user.businessId, userId: user.userId, input, idempotencyKey: formText(form, "idempotencyKey").slice(0, 100) || null })
-        : await updateCampaign(deps, { businessId: user.businessId, campaignId: id, input });
+        : await updateCampaign(deps, { businessId: user.businessId, campaignId: id, input, actorId: user.userId });
     setToast(context, { type: "success", message: id === null ? "campaigns.toast.created" : "campaigns.toast.saved" });
     return redirect(`/viewcampaign?id=${view.id}`);
   } catch (error) {

@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useActionData, useLoaderData } from "react-router";
 import { setToast } from "remix-toast/middleware";
 import type { Route } from "./+types/groupmessages.$messageId.delete";
+import { ActorLine } from "~/components/group-messages";
 import { AppForm, FormErrors } from "~/components/form";
 import { Button, PageHeader } from "~/components/ui";
 import { requireUser } from "~/lib/auth.server";
@@ -29,7 +30,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export async function action({ params, context }: Route.ActionArgs) {
   const { user, msg } = await load(context, params.messageId);
   try {
-    await deleteGroupMessage(getDeps(context), { businessId: user.businessId, messageId: msg.id });
+    await deleteGroupMessage(getDeps(context), { businessId: user.businessId, messageId: msg.id, actorId: user.userId });
     setToast(context, { type: "success", message: "groupmessages.toast.deleted" });
     return redirect(`/groupmessages?groupId=${msg.groupId}`);
   } catch (error) {
@@ -46,6 +47,7 @@ export default function DeleteGroupMessage() {
     <div className="stack gm-page">
       <PageHeader title={t("groupmessages.delete.title")} lead={t("groupmessages.delete.lead", { credits: msg.credits })} />
       <blockquote className="gm-quote">{truncateText(msg.body, 300)}</blockquote>
+      <ActorLine createdBy={msg.createdBy} updatedBy={msg.updatedBy} />
       <FormErrors errors={actionData?.errors} />
       <AppForm className="form">
         <Button variant="destructive">{t("groupmessages.delete.confirm")}</Button>

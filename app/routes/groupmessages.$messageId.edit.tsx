@@ -8,6 +8,7 @@ import { data, Link, redirect, useActionData, useLoaderData } from "react-router
 import { setToast } from "remix-toast/middleware";
 import { z } from "zod";
 import type { Route } from "./+types/groupmessages.$messageId.edit";
+import { ActorLine } from "~/components/group-messages";
 import { AppForm, FormErrors, translateError } from "~/components/form";
 import { MergeTagPicker } from "~/components/merge-tag-picker";
 import { SegmentCounter } from "~/components/segment-counter";
@@ -47,7 +48,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const v = submission.value;
   try {
     const sendAt = v.sendMode === "LATER" ? ukLocalToUtc(v.sendDate ?? "", v.sendTime ?? "") : null;
-    await editGroupMessage(deps, { businessId: user.businessId, messageId: msg.id, body: v.messageText, sendMode: v.sendMode, sendAt });
+    await editGroupMessage(deps, { businessId: user.businessId, messageId: msg.id, body: v.messageText, sendMode: v.sendMode, sendAt, actorId: user.userId });
     setToast(context, { type: "success", message: "groupmessages.toast.updated" });
     return redirect(`/groupmessages?groupId=${msg.groupId}`);
   } catch (error) {
@@ -77,6 +78,7 @@ export default function EditGroupMessage() {
   return (
     <div className="stack gm-page">
       <PageHeader title={t("groupmessages.edit.title")} lead={t("groupmessages.edit.lead")} />
+      <ActorLine createdBy={msg.createdBy} updatedBy={msg.updatedBy} />
       <FormErrors errors={form.errors} id={form.errorId} />
       <AppForm {...getFormProps(form)} className="form">
         <div className={`field${fields.messageText.errors?.length ? " field--invalid" : ""}`}>

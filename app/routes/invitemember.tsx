@@ -32,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema: memberSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
-    const member = await inviteMember(db, user.businessId, { ...submission.value, values: attributeValuesFrom(form) }, now());
+    const member = await inviteMember(db, user.businessId, { ...submission.value, values: attributeValuesFrom(form) }, now(), user.userId);
     setToast(context, { type: "success", message: "members.toast.invited" });
     return redirect(`/memberinfo?id=${member.id}`);
   } catch (error) {

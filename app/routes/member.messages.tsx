@@ -120,7 +120,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "undo") {
     const messageId = Number(formText(form, "messageId"));
     try {
-      await undoDirectMessage(deps, { businessId: user.businessId, memberId, messageId: Number.isSafeInteger(messageId) ? messageId : 0 });
+      await undoDirectMessage(deps, { businessId: user.businessId, memberId, messageId: Number.isSafeInteger(messageId) ? messageId : 0, actorId: user.userId });
       setToast(context, { type: "success", message: "conversations.toast.undone" });
     } catch (e) {
       if (e instanceof AppError && e.status === 404) throw notFound();
@@ -206,6 +206,7 @@ export default function MemberMessages({ loaderData }: Route.ComponentProps) {
               <p className="dm-bubble__meta">
                 <strong>{m.direction === "in" ? t("conversations.thread.member") : t("conversations.thread.you")}</strong>
                 {m.kind && m.kind !== "DM" ? ` · ${t(`conversations.thread.kind.${m.kind}`)}` : ""} · <time dateTime={m.at}>{date(m.at)}</time>
+                {m.sentBy ? <span className="actor"> · {t("team.actor.sentBy", { name: m.sentBy })}</span> : null}
               </p>
               <p className="dm-bubble__body">{m.body}</p>
               {m.mayWantToStop && member.status === "SUBSCRIBED" ? (

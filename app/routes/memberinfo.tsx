@@ -59,6 +59,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       invitedAt: m.invited_at,
       optedOutAt: m.opted_out_at,
       updatedAt: m.updated_at,
+      addedBy: d.actors.addedBy,
+      editedBy: d.actors.editedBy,
       formLink: memberFormLink(config, m),
     },
     attributes: d.attributes.map((a) => ({ id: Number(a.id), name: a.name, type: a.type, mandatory: a.mandatory, items: a.items })),
@@ -85,14 +87,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     }
   }
   if (form.get("intent") === "delete") {
-    await orNotFound(deleteMember(db, user.businessId, id, now()));
+    await orNotFound(deleteMember(db, user.businessId, id, now(), user.userId));
     setToast(context, { type: "success", message: "members.toast.deleted" });
     return redirect("/mycommunity");
   }
   const submission = parseWithZod(form, { schema: memberSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
-    await orNotFound(updateMember(db, user.businessId, id, { ...submission.value, note: submission.value.note ?? "", values: attributeValuesFrom(form) }, now()));
+    await orNotFound(updateMember(db, user.businessId, id, { ...submission.value, note: submission.value.note ?? "", values: attributeValuesFrom(form) }, now(), user.userId));
     setToast(context, { type: "success", message: "members.toast.saved" });
     return redirect(`/memberinfo?id=${id}`);
   } catch (error) {
@@ -149,7 +151,10 @@ export default function MemberInfo({ loaderData }: Route.ComponentProps) {
             <dt>{t("members.info.state")}</dt>
             <dd>{t(`members.status.${member.status}`)}</dd>
             <dt>{t("members.info.invited")}</dt>
-            <dd>{date(member.invitedAt)}</dd>
+            <dd>
+              {date(member.invitedAt)}
+              {member.addedBy ? <span className="actor"> · {t("team.actor.addedBy", { name: member.addedBy })}</span> : null}
+            </dd>
             <dt>{t("members.info.joined")}</dt>
             <dd>{date(member.joinedAt)}</dd>
             {member.optedOutAt ? (
@@ -159,7 +164,10 @@ export default function MemberInfo({ loaderData }: Route.ComponentProps) {
               </>
             ) : null}
             <dt>{t("attributes.defaults.memberLastUpdated")}</dt>
-            <dd>{date(member.updatedAt)}</dd>
+            <dd>
+              {date(member.updatedAt)}
+              {member.editedBy ? <span className="actor"> · {t("team.actor.editedBy", { name: member.editedBy })}</span> : null}
+            </dd>
             <dt>{t("members.info.groups")}</dt>
             <dd>{groups.length ? groups.map((g) => g.name).join(", ") : t("members.info.noGroups")}</dd>
             <dt>{t("members.info.formLink")}</dt>

@@ -15,7 +15,7 @@ import { ConfirmAction } from "~/components/confirm";
 import { translateError } from "~/components/form";
 import { Banner, ButtonLink, EmptyState, PageHeader, Pagination, Panel } from "~/components/ui";
 import { useHasScreen } from "~/components/app-shell";
-import { campaignResults, deleteCampaign, endCampaign } from "~/domain/campaigns/campaigns.server";
+import { campaignActors, campaignResults, deleteCampaign, endCampaign } from "~/domain/campaigns/campaigns.server";
 import { TYPE_PATHS, type ResponseTotal } from "~/domain/campaigns/model";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
@@ -46,6 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const at = now();
   const results = await campaignResults(db, user.businessId, id, at, { replyLimit: REPLIES_PAGE, replyOffset: (page - 1) * REPLIES_PAGE });
   if (!results) throw data(null, { status: 404 });
+  const actors = await campaignActors(db, user.businessId, id);
   const phone = <T extends { phone: string }>(r: T): T => ({ ...r, phone: formatUkNumber(r.phone) });
   return {
     ...results,
@@ -54,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     replies: results.replies.map(phone),
     invitation: results.invitation ? { ...results.invitation, doorList: [] } : undefined,
     draw: results.draw ? { ...results.draw, winners: results.draw.winners.map(phone) } : undefined,
+    actors,
     page,
     pageCount: Math.max(1, Math.ceil(results.repliesTotal / REPLIES_PAGE)),
     now: at.toISOString(),
@@ -68,12 +70,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formText(await request.formData(), "intent");
   try {
     if (intent === "end") {
-      await endCampaign(deps, { businessId: user.businessId, campaignId: id });
+      await endCampaign(deps, { businessId: user.businessId, campaignId: id, actorId: user.userId });
       setToast(context, { type: "success", message: "campaigns.toast.ended" });
       return redirect(`/viewcampaign?id=${id}`);
     }
     if (intent === "delete") {
-      await deleteCampaign(deps, { businessId: user.businessId, campaignId: id });
+      await deleteCampaign(deps, { businessId: user.businessId, campaignId: id, actorId: user.userId });
       setToast(context, { type: "success", message: "campaigns.toast.deleted" });
       return redirect("/campaigns");
     }
@@ -309,7 +311,9 @@ export default function ViewCampaign() {
             <dt>{t("campaigns.view.created")}</dt>
             <dd>
               {formatLongDate(c.createdAt, lng)}
-              {c.createdByName ? ` · ${c.createdByName}` : ""}
+              {c.createdByName ? <span className="actor"> · {t("team.actor.createdBy", { name: c.createdByName })}</span> : null}
+              {d.actors.updatedBy ? <span className="actor"> · {t("team.actor.editedBy", { name: d.actors.updatedBy })}</span> : null}
+              {d.actors.endedBy ? <span className="actor"> · {t("team.actor.endedBy", { name: d.actors.endedBy })}</span> : null}
             </dd>
           </div>
         </dl>

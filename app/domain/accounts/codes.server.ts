@@ -15,7 +15,7 @@ export const CODE_MAX_ATTEMPTS = 5;
 export const CODE_ISSUE_WINDOW_MINUTES = 60;
 
 /** What a code is for: sign-up, a forgotten login, or a number that objected rejoining from its member form. */
-export type CodePurpose = "SIGNUP" | "RESET" | "REJOIN" | "CANCEL";
+export type CodePurpose = "SIGNUP" | "RESET" | "REJOIN" | "CANCEL" | "INVITE";
 
 export type IssueResult =
   | { ok: true; code: string; expiresAt: Date; issuesLeft: number }

@@ -21,6 +21,7 @@ import { invitationSettings } from "./types/invitation";
 import { entrants, newSeed, pickSettings } from "./types/pick-winners";
 import { npsClass, npsScore } from "./types/customer-experience";
 import { autoCheckoutAt } from "./types/checkin";
+import { recordAudit } from "~/domain/audit/audit.server";
 
 export interface CampaignDeps {
   db: Database;
@@ -295,7 +296,7 @@ function isEditable(c: LoadedCampaign): boolean {
 }
 
 /** Edits a campaign that has not sent anything yet (BR028 after): a new version, its steps planned again. */
-export async function updateCampaign(deps: CampaignDeps, args: { businessId: number; campaignId: number; input: CampaignInput }): Promise<CampaignView> {
+export async function updateCampaign(deps: CampaignDeps, args: { businessId: number; campaignId: number; input: CampaignInput; actorId?: number | null }): Promise<CampaignView> {
   await deps.db.transaction().execute(async (trx) => {
     const now = deps.now();
     const c = await loadCampaign(trx, args.businessId, args.campaignId);
@@ -322,6 +323,7 @@ export async function updateCampaign(deps: CampaignDeps, args: { businessId: num
         settings: JSON.stringify({ ...c.settings, ...type.settingsOf(n.input as never) }),
         version: c.version + 1,
         updated_at: at,
+        updated_by: args.actorId ?? null,
       })
       .where("id", "=", c.id)
       .returningAll()
@@ -336,13 +338,14 @@ export async function updateCampaign(deps: CampaignDeps, args: { businessId: num
 }
 
 /** Ends a campaign now: it takes no more replies and sends nothing more (a draw not yet made is not made). */
-export async function endCampaign(deps: CampaignDeps, args: { businessId: number; campaignId: number }): Promise<CampaignView> {
+export async function endCampaign(deps: CampaignDeps, args: { businessId: number; campaignId: number; actorId?: number | null }): Promise<CampaignView> {
   await deps.db.transaction().execute(async (trx) => {
     const now = deps.now();
     const c = await loadCampaign(trx, args.businessId, args.campaignId);
     if (!c) throw new AppError("NF001", undefined, { status: 404 });
     if (c.status === "ENDED" || c.status === "FAILED") return;
     await close(trx, c, now);
+    await trx.updateTable("campaigns").set({ ended_by: args.actorId ?? null }).where("id", "=", c.id).execute();
     await trx.updateTable("campaign_fires").set({ status: "CANCELLED", reason: "ended", done_at: now.toISOString() }).where("campaign_id", "=", c.id).where("status", "=", "DUE").execute();
   });
   return (await getCampaign(deps.db, args.businessId, args.campaignId))!;
@@ -352,7 +355,7 @@ export async function endCampaign(deps: CampaignDeps, args: { businessId: number
  * Deletes a campaign with its answers and plans. Refused with BR042 while the group it filled (an invitation's
  * acceptances) is used by a group message waiting to go or by another campaign.
  */
-export async function deleteCampaign(deps: CampaignDeps, args: { businessId: number; campaignId: number }): Promise<void> {
+export async function deleteCampaign(deps: CampaignDeps, args: { businessId: number; campaignId: number; actorId?: number | null }): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const c = await loadCampaign(trx, args.businessId, args.campaignId);
     if (!c) throw new AppError("NF001", undefined, { status: 404 });
@@ -375,7 +378,22 @@ export async function deleteCampaign(deps: CampaignDeps, args: { businessId: num
     }
     await trx.deleteFrom("campaigns").where("id", "=", c.id).execute();
     if (c.resultGroupId) await trx.deleteFrom("groups").where("id", "=", c.resultGroupId).where("type", "=", "CAMPAIGN").execute();
+    // The row is gone: the audit trail keeps who deleted it.
+    await recordAudit(trx, { businessId: args.businessId, userId: args.actorId ?? null, action: "campaign.deleted", subjectType: "campaign", subjectId: c.id, detail: c.name }, deps.now());
   });
+}
+
+/** Who last edited and who ended a campaign, by name (null when nobody is recorded: the system or an API client). */
+export async function campaignActors(db: Database, businessId: number, campaignId: number): Promise<{ updatedBy: string | null; endedBy: string | null }> {
+  const row = await db
+    .selectFrom("campaigns as c")
+    .leftJoin("users as up", "up.id", "c.updated_by")
+    .leftJoin("users as en", "en.id", "c.ended_by")
+    .select(["up.name as updatedBy", "en.name as endedBy"])
+    .where("c.business_id", "=", businessId)
+    .where("c.id", "=", campaignId)
+    .executeTakeFirst();
+  return { updatedBy: row?.updatedBy ?? null, endedBy: row?.endedBy ?? null };
 }
 
 async function sentCount(db: Db, c: LoadedCampaign): Promise<number> {

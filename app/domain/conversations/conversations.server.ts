@@ -480,6 +480,8 @@ export interface ThreadItem {
   messageId?: number;
   /** While sending soon: when it goes (the countdown runs to this). */
   editableUntil?: string;
+  /** Outbound texts a person wrote (a DM, a group message): who, by name ("sent by Sam"). */
+  sentBy?: string;
 }
 
 export interface Thread {
@@ -553,7 +555,8 @@ export async function getThread(
   let outQ = db
     .selectFrom("outbound as o")
     .innerJoin("messages as msg", "msg.id", "o.message_id")
-    .select(["o.id", "o.message_id", "o.body", "o.created_at", "o.status", "o.error_code", "o.error", "msg.kind", "msg.status as msg_status", "msg.editable_until", "msg.send_at"])
+    .leftJoin("users as author", "author.id", "msg.created_by")
+    .select(["o.id", "o.message_id", "o.body", "o.created_at", "o.status", "o.error_code", "o.error", "msg.kind", "msg.status as msg_status", "msg.editable_until", "msg.send_at", "author.name as sentBy"])
     .where("o.business_id", "=", businessId)
     .where("o.member_id", "=", member.id);
   if (c?.outBefore != null) outQ = outQ.where("o.id", "<", c.outBefore);
@@ -588,6 +591,7 @@ export async function getThread(
         ...(state === "SCHEDULED" ? { sendAt: r.send_at } : {}),
         ...(state === "SENDING_SOON" ? { editableUntil: r.editable_until } : {}),
         ...(state === "FAILED" || state === "NOT_SENT" ? { failureKey: failureKeyOf(r.error_code, r.error) } : {}),
+        ...(r.sentBy && (r.kind === "DM" || r.kind === "GROUP") ? { sentBy: r.sentBy } : {}),
         k: keyOf({ at: r.created_at, dir: 1, id: Number(r.id) }),
       };
     }),
@@ -612,7 +616,7 @@ export async function getThread(
  * Undoes a direct message to the member while it is still sending soon: its queued text is dropped and the
  * credits refunded. BR015 once it has gone; 404 for another business's or another member's message.
  */
-export async function undoDirectMessage(deps: PipelineDeps, input: { businessId: number; memberId: number; messageId: number }): Promise<void> {
+export async function undoDirectMessage(deps: PipelineDeps, input: { businessId: number; memberId: number; messageId: number; actorId?: number | null }): Promise<void> {
   const msg = await deps.db
     .selectFrom("messages")
     .select(["id"])
@@ -622,7 +626,7 @@ export async function undoDirectMessage(deps: PipelineDeps, input: { businessId:
     .where("member_id", "=", input.memberId)
     .executeTakeFirst();
   if (!msg) throw new AppError("NF001", undefined, { status: 404 });
-  await deleteMessage(deps, { businessId: input.businessId, messageId: msg.id });
+  await deleteMessage(deps, { businessId: input.businessId, messageId: msg.id, actorId: input.actorId ?? null });
 }
 
 // ---------------------------------------------------------------------------------------------

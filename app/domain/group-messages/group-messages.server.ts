@@ -246,6 +246,9 @@ export interface GroupMessageRow {
   delivered: number;
   failed: number;
   replies: number;
+  /** Who wrote it and who last edited it, by name (null: nobody recorded, such as an API client). */
+  createdBy: string | null;
+  updatedBy: string | null;
 }
 
 /** A page of group messages (one group, or all), newest first, with their counts. */
@@ -261,12 +264,13 @@ export async function listGroupMessages(
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
   const msgs = await q
-    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error"])
+    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error", "created_by", "updated_by"])
     .orderBy("id", "desc")
     .limit(PAGE_SIZE)
     .offset((page - 1) * PAGE_SIZE)
     .execute();
   const names = await groupNames(db, businessId, msgs);
+  const people = await userNames(db, businessId, msgs);
   const rows: GroupMessageRow[] = [];
   for (const m of msgs) {
     const counts = await db
@@ -284,7 +288,7 @@ export async function listGroupMessages(
         delivered,
         failed: c.FAILED ?? 0,
         replies: sent > 0 ? await countReplies(db, businessId, Number(m.id), m.send_at) : 0,
-      }),
+      }, people),
     );
   }
   return { rows, total, page, pageCount };
@@ -314,20 +318,34 @@ export async function getGroupMessage(db: Db, businessId: number, messageId: num
   if (!Number.isSafeInteger(messageId) || messageId <= 0) throw new AppError("NF001", undefined, { status: 404 });
   const m = await db
     .selectFrom("messages")
-    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error"])
+    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error", "created_by", "updated_by"])
     .where("business_id", "=", businessId)
     .where("kind", "=", "GROUP")
     .where("id", "=", messageId)
     .executeTakeFirst();
   if (!m) throw new AppError("NF001", undefined, { status: 404 });
   const group = await findGroup(db, businessId, Number(m.group_id));
-  return toRow(m, group?.name ?? null, now, { sent: 0, delivered: 0, failed: 0, replies: 0 });
+  return toRow(m, group?.name ?? null, now, { sent: 0, delivered: 0, failed: 0, replies: 0 }, await userNames(db, businessId, [m]));
 }
 
-type MessageListFields = Pick<Selectable<DB["messages"]>, "id" | "body" | "group_id" | "status" | "send_at" | "editable_until" | "recipients" | "credits" | "error">;
+type MessageListFields = Pick<Selectable<DB["messages"]>, "id" | "body" | "group_id" | "status" | "send_at" | "editable_until" | "recipients" | "credits" | "error" | "created_by" | "updated_by">;
+
+/** The names of the people who wrote or edited these messages (removed team members keep their name). */
+async function userNames(db: Db, businessId: number, msgs: Array<Pick<MessageListFields, "created_by" | "updated_by">>): Promise<Map<number, string>> {
+  const ids = [...new Set(msgs.flatMap((m) => [m.created_by, m.updated_by]).filter((id): id is number => id !== null).map(Number))];
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom("users").select(["id", "name"]).where("business_id", "=", businessId).where("id", "in", ids).execute();
+  return new Map(rows.map((r) => [Number(r.id), r.name]));
+}
 
 /** One message as the tracking pages show it: editable only while pending and inside its pause. */
-function toRow(m: MessageListFields, groupName: string | null, now: Date, counts: Pick<GroupMessageRow, "sent" | "delivered" | "failed" | "replies">): GroupMessageRow {
+function toRow(
+  m: MessageListFields,
+  groupName: string | null,
+  now: Date,
+  counts: Pick<GroupMessageRow, "sent" | "delivered" | "failed" | "replies">,
+  people: Map<number, string>,
+): GroupMessageRow {
   return {
     id: Number(m.id),
     body: m.body,
@@ -341,13 +359,15 @@ function toRow(m: MessageListFields, groupName: string | null, now: Date, counts
     credits: Number(m.credits),
     error: m.error,
     ...counts,
+    createdBy: m.created_by === null ? null : (people.get(Number(m.created_by)) ?? null),
+    updatedBy: m.updated_by === null ? null : (people.get(Number(m.updated_by)) ?? null),
   };
 }
 
 /** Edits a pending group message's text and time (BR014 once issued, BR013 for a past time). */
 export async function editGroupMessage(
   deps: PipelineDeps,
-  input: { businessId: number; messageId: number; body: string; sendMode: "NOW" | "LATER"; sendAt: Date | null },
+  input: { businessId: number; messageId: number; body: string; sendMode: "NOW" | "LATER"; sendAt: Date | null; actorId?: number | null },
 ) {
   const now = deps.now();
   await getGroupMessage(deps.db, input.businessId, input.messageId, now);
@@ -355,11 +375,11 @@ export async function editGroupMessage(
   if (input.sendMode === "LATER" && (!input.sendAt || !Number.isFinite(input.sendAt.getTime()) || input.sendAt.getTime() <= now.getTime())) {
     throw new AppError("BR013", undefined, { field: "sendDate" });
   }
-  return updateMessage(deps, { businessId: input.businessId, messageId: input.messageId, body, sendAt: input.sendMode === "LATER" ? input.sendAt : now });
+  return updateMessage(deps, { businessId: input.businessId, messageId: input.messageId, body, sendAt: input.sendMode === "LATER" ? input.sendAt : now, actorId: input.actorId ?? null });
 }
 
 /** Deletes a pending group message and refunds it (BR015 once issued). */
-export async function deleteGroupMessage(deps: PipelineDeps, input: { businessId: number; messageId: number }) {
+export async function deleteGroupMessage(deps: PipelineDeps, input: { businessId: number; messageId: number; actorId?: number | null }) {
   await getGroupMessage(deps.db, input.businessId, input.messageId, deps.now());
   await deleteMessage(deps, input);
 }

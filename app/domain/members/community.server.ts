@@ -24,6 +24,7 @@ import { consentHistory, findMemberByPhone } from "./core.server";
 
 export { businessTexts };
 import { listAttributes, memberValues, parseAttributeValue, parseBirthday, writeMemberValues, type AttributeWithItems, type StoredValue } from "./attributes.server";
+import { recordAudit } from "~/domain/audit/audit.server";
 
 type Db = Kysely<DB>;
 
@@ -139,13 +140,23 @@ async function memberGroups(db: Db, businessId: number, memberId: number) {
 
 export async function memberDetail(db: Db, businessId: number, memberId: number) {
   const member = await requireMember(db, businessId, memberId);
-  const [attributes, values, groups, consent] = await Promise.all([
+  const [attributes, values, groups, consent, actors] = await Promise.all([
     listAttributes(db, businessId),
     memberValues(db, businessId, memberId),
     memberGroups(db, businessId, memberId),
     consentHistory(db, businessId, member.phone),
+    memberActors(db, businessId, member),
   ]);
-  return { member, attributes, values, groups, consent };
+  return { member, attributes, values, groups, consent, actors };
+}
+
+/** Who added the member by hand and who last edited them, by name (null: the member themselves, a text, an import or an API client). */
+async function memberActors(db: Db, businessId: number, member: Pick<Member, "created_by" | "updated_by">): Promise<{ addedBy: string | null; editedBy: string | null }> {
+  const ids = [member.created_by, member.updated_by].filter((id): id is number => id !== null).map(Number);
+  if (!ids.length) return { addedBy: null, editedBy: null };
+  const rows = await db.selectFrom("users").select(["id", "name"]).where("business_id", "=", businessId).where("id", "in", ids).execute();
+  const name = (id: number | null) => (id === null ? null : (rows.find((r) => Number(r.id) === Number(id))?.name ?? null));
+  return { addedBy: name(member.created_by), editedBy: name(member.updated_by) };
 }
 
 // ---- edits ----
@@ -242,7 +253,7 @@ function validPhone(raw: string | undefined): string {
   return phone;
 }
 
-export async function updateMember(db: Db, businessId: number, memberId: number, input: MemberFields, now: Date): Promise<void> {
+export async function updateMember(db: Db, businessId: number, memberId: number, input: MemberFields, now: Date, actorId: number | null = null): Promise<void> {
   const member = await requireMember(db, businessId, memberId);
   const attributes = await listAttributes(db, businessId);
   const existing = await memberValues(db, businessId, memberId);
@@ -255,7 +266,7 @@ export async function updateMember(db: Db, businessId: number, memberId: number,
     }
     await trx
       .updateTable("members")
-      .set({ ...columnsOf(parsed), phone, updated_at: now.toISOString() })
+      .set({ ...columnsOf(parsed), phone, updated_at: now.toISOString(), updated_by: actorId })
       .where("id", "=", memberId)
       .where("business_id", "=", businessId)
       .execute();
@@ -265,9 +276,12 @@ export async function updateMember(db: Db, businessId: number, memberId: number,
 }
 
 /** Deletes a member: status DELETED, personal data and memberships removed, consent log kept (so an objection outlives them). */
-export async function deleteMember(db: Db, businessId: number, memberId: number, now: Date): Promise<void> {
+export async function deleteMember(db: Db, businessId: number, memberId: number, now: Date, actorId: number | null = null): Promise<void> {
   const member = await requireMember(db, businessId, memberId);
-  await db.transaction().execute((trx) => consentDelete(trx, member, now));
+  await db.transaction().execute(async (trx) => {
+    await consentDelete(trx, member, now);
+    await recordAudit(trx, { businessId, userId: actorId, action: "member.deleted", subjectType: "member", subjectId: member.id }, now);
+  });
 }
 
 // ---- invitations ----
@@ -277,7 +291,7 @@ export async function deleteMember(db: Db, businessId: number, memberId: number,
  * member is BR021, one already invited BR045, and a number that objected BR039 (nothing is sent: only the
  * person can undo their objection).
  */
-export async function inviteMember(db: Db, businessId: number, input: MemberFields, now: Date): Promise<Member> {
+export async function inviteMember(db: Db, businessId: number, input: MemberFields, now: Date, actorId: number | null = null): Promise<Member> {
   const phone = validPhone(input.phone);
   const attributes = await listAttributes(db, businessId);
   const parsed = parseFields(input, attributes, attributes, new Map());
@@ -293,8 +307,8 @@ export async function inviteMember(db: Db, businessId: number, input: MemberFiel
       now,
     );
     const cols = columnsOf(parsed);
-    if (Object.keys(cols).length) await trx.updateTable("members").set({ ...cols, invited_at: now.toISOString() }).where("id", "=", member.id).execute();
-    else await trx.updateTable("members").set({ invited_at: now.toISOString() }).where("id", "=", member.id).execute();
+    // Added by hand: the person who invited them is recorded as adding them (and as the last to edit them).
+    await trx.updateTable("members").set({ ...cols, invited_at: now.toISOString(), created_by: actorId, updated_by: actorId }).where("id", "=", member.id).execute();
     await writeMemberValues(trx, businessId, member.id, parsed.values);
     await memberDataChanged(trx, { businessId, memberId: member.id }, now);
     return (await trx.selectFrom("members").selectAll().where("id", "=", member.id).executeTakeFirstOrThrow()) as Member;

@@ -29,6 +29,7 @@ import { customMergeTags } from "./merge-tags.server";
 import { nextAllowedTime } from "./quiet-hours";
 import { mergeValuesForMembers } from "./merge-values.server";
 import { formatUkNumber } from "~/lib/phone";
+import { recordAudit } from "~/domain/audit/audit.server";
 
 type Db = Kysely<DB>;
 
@@ -444,6 +445,8 @@ export interface UpdateMessageInput {
   messageId: number;
   body?: string;
   sendAt?: Date | null;
+  /** Who edited it (null or missing: an API client or the system). */
+  actorId?: number | null;
 }
 
 /** Edits a message still sending soon or scheduled: re-renders its rows and moves its credits. BR014 after. */
@@ -475,7 +478,7 @@ export async function updateMessage(deps: PipelineDeps, input: UpdateMessageInpu
     await chargeOrRefuse(trx, msg.business_id, result.credits, `message:${msg.id}`, now);
     await trx
       .updateTable("messages")
-      .set({ body, send_at: t.sendAt, editable_until: t.editableUntil, status: t.status, recipients: result.recipients, credits: result.credits, updated_at: now.toISOString() })
+      .set({ body, send_at: t.sendAt, editable_until: t.editableUntil, status: t.status, recipients: result.recipients, credits: result.credits, updated_at: now.toISOString(), updated_by: input.actorId ?? null })
       .where("id", "=", msg.id)
       .execute();
     return { messageId: msg.id, recipients: result.recipients, credits: result.credits, status: t.status, editableUntil: t.editableUntil };
@@ -483,13 +486,15 @@ export async function updateMessage(deps: PipelineDeps, input: UpdateMessageInpu
 }
 
 /** Deletes a message still sending soon or scheduled, refunding its credits. BR015 after. */
-export async function deleteMessage(deps: PipelineDeps, input: { businessId: number; messageId: number }): Promise<void> {
+export async function deleteMessage(deps: PipelineDeps, input: { businessId: number; messageId: number; actorId?: number | null }): Promise<void> {
   const now = deps.now();
   await deps.db.transaction().execute(async (trx) => {
     const msg = await lockEditable(trx, input.businessId, input.messageId, now, "BR015");
     await dropQueuedRows(trx, msg, "BR015");
     if (msg.credits > 0) await refund(trx, msg.business_id, msg.credits, { reason: "message-deleted", reference: `message:${msg.id}`, now });
     await trx.deleteFrom("messages").where("id", "=", msg.id).execute();
+    // The row is gone: the audit trail keeps who deleted it.
+    await recordAudit(trx, { businessId: msg.business_id, userId: input.actorId ?? null, action: `${msg.kind.toLowerCase()}-message.deleted`, subjectType: "message", subjectId: msg.id }, now);
   });
 }
 

@@ -11,7 +11,7 @@ const handler = apiHandler({
     handler: async ({ params, context, user }) => {
       const id = campaignIdParam(params.id);
       const { db, now, config } = getDeps(context);
-      return endCampaign({ db, now, config }, { businessId: user.businessId, campaignId: id });
+      return endCampaign({ db, now, config }, { businessId: user.businessId, campaignId: id, actorId: user.userId });
     },
   },
 });
