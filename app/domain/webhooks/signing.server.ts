@@ -20,11 +20,11 @@ export function generateSecret(): string {
   return `${SECRET_PREFIX}${crypto.randomBytes(32).toString("base64")}`;
 }
 
-export interface SignedHeaders {
+export type SignedHeaders = {
   "webhook-id": string;
   "webhook-timestamp": string;
   "webhook-signature": string;
-}
+};
 
 /** The three headers for one attempt, signed with each secret given (the current one first). */
 export function signWebhook(secrets: readonly string[], id: string, body: string, at: Date): SignedHeaders {
