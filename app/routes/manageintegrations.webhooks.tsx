@@ -51,7 +51,10 @@ const endpointSchema = z.object({
     .max(2000, "webhooks.validation.urlTooLong")
     .refine((v) => /^https?:\/\/[^\s/?#]+/i.test(v) && !CONTROL.test(v), "webhooks.validation.url"),
   description: z.string().trim().max(200, "webhooks.validation.descriptionTooLong").refine((v) => !CONTROL.test(v), "validation.controlChars").optional(),
-  events: z.array(z.enum(EVENT_TYPES), { error: "webhooks.validation.events" }).min(1, "webhooks.validation.events"),
+  // Errors on the list as a whole (not on one box), so the fieldset shows them.
+  events: z
+    .array(z.string(), { error: "webhooks.validation.events" })
+    .refine((list) => list.length > 0 && list.every((e) => (EVENT_TYPES as readonly string[]).includes(e)), "webhooks.validation.events"),
 });
 
 function idParam(url: URL, name: string): number | null {
