@@ -176,7 +176,11 @@ function EndpointForm({ editing, lastResult }: { editing: Route.ComponentProps["
           <legend>{t("webhooks.form.events")}</legend>
           {EVENT_TYPES.map((e) => (
             <label key={e} className="checkbox">
-              <input type="checkbox" name={fields.events.name} value={e} defaultChecked={isChosen(e)} /> <code>{e}</code> {t(`webhooks.events.${e}`)}
+              <input type="checkbox" name={fields.events.name} value={e} defaultChecked={isChosen(e)} />
+              <span className="webhook-event">
+                <code>{e}</code>
+                <span className="webhook-event__what">{t(`webhooks.events.${e}`)}</span>
+              </span>
             </label>
           ))}
           {eventErrors.length ? (
