@@ -4,6 +4,7 @@
 // server started here (success, retries with backoff and Retry-After, giving up, a permanent 4xx, no redirects,
 // a time-out, a private address refused in production, the endpoint switched off after repeated failures);
 // and tenancy (another business's ids are not found).
+import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -123,6 +124,13 @@ describe("signatures (Standard Webhooks)", () => {
     const moved = { ...headers, "webhook-timestamp": String(at.getTime() / 1000 + 600) };
     expect(() => verifyWebhook(secret, body, moved, { now: new Date(at.getTime() + 600_000) })).toThrow(/bad-signature/);
     expect(() => verifyWebhook(secret, body, { ...headers, "webhook-timestamp": "soon" }, { now: at })).toThrow(/bad-timestamp/);
+  });
+
+  it("signs exactly as docs/api.md tells receivers to check: HMAC-SHA256 of id.timestamp.body with the secret's bytes", () => {
+    const headers = signWebhook([secret], "msg_1", body, at);
+    const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+    const expected = crypto.createHmac("sha256", key).update(`msg_1.${headers["webhook-timestamp"]}.${body}`).digest("base64");
+    expect(headers["webhook-signature"]).toBe(`v1,${expected}`);
   });
 
   it("signs with two secrets during a roll, and each verifies", () => {
