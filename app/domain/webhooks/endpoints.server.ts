@@ -49,6 +49,11 @@ function toEndpoint(row: Selectable<WebhookEndpointsTable>): Endpoint {
 
 const notFound = () => new AppError("NF001", undefined, { status: 404 });
 
+/** Runs in the caller's transaction when there is one, else in a new one. */
+function inTransaction<T>(db: Db, fn: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn);
+}
+
 /** Checks and normalises an endpoint's fields; BR025 on the field at fault. */
 function clean(input: EndpointInput, settings: WebhookSettings) {
   const url = input.url.trim();
@@ -85,7 +90,7 @@ export async function createEndpoint(
   now: Date,
 ): Promise<{ endpoint: Endpoint; secret: string | null }> {
   const fields = clean(input, settings);
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const count = await trx.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<number>().as("n")).where("business_id", "=", businessId).executeTakeFirstOrThrow();
     if (Number(count.n) >= MAX_ENDPOINTS) throw new AppError("BR025", { context: "webhookLimit", max: MAX_ENDPOINTS });
     let secret: string | null = null;
@@ -131,7 +136,7 @@ export async function setEndpointEnabled(db: Db, businessId: number, id: number,
 
 /** Deletes an endpoint and its delivery log. */
 export async function deleteEndpoint(db: Db, businessId: number, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const row = await trx.selectFrom("webhook_endpoints").select("id").where("business_id", "=", businessId).where("id", "=", id).executeTakeFirst();
     if (!row) throw notFound();
     await trx.deleteFrom("webhook_deliveries").where("business_id", "=", businessId).where("endpoint_id", "=", id).execute();
@@ -141,7 +146,7 @@ export async function deleteEndpoint(db: Db, businessId: number, id: number): Pr
 
 /** Queues a webhook.test event for one enabled endpoint; the delivery round sends it within seconds. */
 export async function sendTestEvent(db: Db, businessId: number, id: number, now: Date): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const endpoint = await getEndpoint(trx, businessId, id);
     if (!endpoint.enabled) throw new AppError("BR025", { context: "webhookDisabled" });
     await recordEvents(trx, [{ businessId, type: TEST_EVENT, data: { endpointId: id, message: "This is a test event from Textcircle." } }], now, id);
@@ -177,7 +182,7 @@ export async function secretInfo(db: Db, businessId: number, now: Date): Promise
 export async function rollSecret(db: Db, businessId: number, now: Date): Promise<string> {
   const secret = generateSecret();
   const at = now.toISOString();
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx.selectFrom("webhook_secrets").select(["id", "secret"]).where("business_id", "=", businessId).executeTakeFirst();
     if (!row) {
       await trx.insertInto("webhook_secrets").values({ business_id: businessId, secret, created_at: at }).execute();
