@@ -18,6 +18,7 @@ import { loadConsentBusiness, optOut } from "~/domain/consent/consent.server";
 import { receiveInbound } from "~/domain/messaging/inbound.server";
 import { recordDeliveryStatus } from "~/domain/messaging/receipts.server";
 import { createMessage } from "~/domain/messaging/outbound.server";
+import { applyDeliveryReceipt } from "~/domain/messaging/send.server";
 import { deliverDue } from "~/domain/webhooks/delivery.server";
 import {
   createEndpoint,
@@ -297,6 +298,17 @@ describe.each(DIALECTS)("webhooks (%s)", (dialect) => {
     expect(sent).toHaveLength(2);
     await recordDeliveryStatus({ db: t.db }, { providerId: sent[0].provider_id!, status: "delivered", errorCode: null, receivedAt: clock.now() });
     await recordDeliveryStatus({ db: t.db }, { providerId: sent[1].provider_id!, status: "undelivered", errorCode: "30003", receivedAt: clock.now() });
+    // A receipt applied in a transaction that rolls back leaves no event behind.
+    const before = (await deliveries(t.db, businessId)).length;
+    await t.db
+      .transaction()
+      .execute(async (trx) => {
+        expect(await applyDeliveryReceipt(trx, { providerId: sent[1].provider_id!, status: "delivered" }, clock.now())).toBe(true);
+        expect((await deliveries(trx, businessId)).length).toBe(before + 1);
+        throw new Error("rolled back");
+      })
+      .catch(() => undefined);
+    expect((await deliveries(t.db, businessId)).length).toBe(before);
     // A repeated receipt changes nothing, so it makes no second event.
     await recordDeliveryStatus({ db: t.db }, { providerId: sent[0].provider_id!, status: "delivered", errorCode: null, receivedAt: clock.now() });
     const data = (await deliveries(t.db, businessId)).map((r) => JSON.parse(r.payload).data);
@@ -472,6 +484,8 @@ describe.each(DIALECTS)("webhooks (%s)", (dialect) => {
     const { businessId } = await business();
     await expect(createEndpoint(t.db, businessId, null, { url: `${base}/x`, events: ["nonsense"] }, DEV, clock.now())).rejects.toSatisfy(isAppError("BR025"));
     const ep = (await endpoint(businessId, "/paged")).endpoint;
+    // The same address again (a form posted twice) is refused on the address field.
+    await expect(endpoint(businessId, "/paged")).rejects.toSatisfy((e) => isAppError("BR025")(e) && (e as AppError).field === "url");
     for (let i = 0; i < 25; i++) await sendTestEvent(t.db, businessId, ep.id, clock.now());
     const first = await listDeliveries(t.db, businessId, 1);
     const second = await listDeliveries(t.db, businessId, 2);

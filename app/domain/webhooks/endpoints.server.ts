@@ -93,6 +93,9 @@ export async function createEndpoint(
   return inTransaction(db, async (trx) => {
     const count = await trx.selectFrom("webhook_endpoints").select((eb) => eb.fn.countAll<number>().as("n")).where("business_id", "=", businessId).executeTakeFirstOrThrow();
     if (Number(count.n) >= MAX_ENDPOINTS) throw new AppError("BR025", { context: "webhookLimit", max: MAX_ENDPOINTS });
+    // The same address twice would send every event twice (and a form posted again would add it again).
+    const same = await trx.selectFrom("webhook_endpoints").select("id").where("business_id", "=", businessId).where("url", "=", fields.url).executeTakeFirst();
+    if (same) throw new AppError("BR025", { context: "webhookDuplicate" }, { field: "url" });
     let secret: string | null = null;
     const existing = await trx.selectFrom("webhook_secrets").select("id").where("business_id", "=", businessId).executeTakeFirst();
     if (!existing) {
