@@ -253,7 +253,7 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
                     {e.events.join(", ")}
                   </p>
                   <div className="webhook-endpoint__actions">
-                    <ButtonLink to={`${PATH}?edit=${e.id}#endpoint-form`} variant="secondary">
+                    <ButtonLink to={`${PATH}?edit=${e.id}#endpoint-form-title`} variant="secondary">
                       {t("webhooks.endpoints.edit")}
                       <span className="visually-hidden"> {e.url}</span>
                     </ButtonLink>
@@ -374,7 +374,7 @@ export default function Webhooks({ loaderData }: Route.ComponentProps) {
                         <td>{d.lastDurationMs === null ? "—" : t("webhooks.log.ms", { count: d.lastDurationMs })}</td>
                         <td>{d.nextAttemptAt ? when(d.nextAttemptAt, lang) : "—"}</td>
                         <td>
-                          <Link to={`${PATH}?${log.page > 1 ? `page=${log.page}&` : ""}delivery=${d.id}#payload`}>
+                          <Link to={`${PATH}?${log.page > 1 ? `page=${log.page}&` : ""}delivery=${d.id}#payload-title`}>
                             {t("webhooks.log.view")}
                             <span className="visually-hidden"> {d.eventId}</span>
                           </Link>

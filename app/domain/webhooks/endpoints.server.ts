@@ -113,6 +113,8 @@ export async function createEndpoint(
 
 export async function updateEndpoint(db: Db, businessId: number, id: number, input: EndpointInput, settings: WebhookSettings, now: Date): Promise<Endpoint> {
   const fields = clean(input, settings);
+  const same = await db.selectFrom("webhook_endpoints").select("id").where("business_id", "=", businessId).where("url", "=", fields.url).where("id", "!=", id).executeTakeFirst();
+  if (same) throw new AppError("BR025", { context: "webhookDuplicate" }, { field: "url" });
   const row = await db
     .updateTable("webhook_endpoints")
     .set({ ...fields, updated_at: now.toISOString() })
