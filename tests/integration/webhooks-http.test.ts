@@ -2,8 +2,11 @@
 // endpoint and sees the signing secret once, rolls it, sends a test event, reads the log and a delivery's body,
 // retries, switches the endpoint off and on and deletes it; bad addresses and an empty event list are refused with
 // a translated message and nothing saved; a team member gets FB001; another business's ids are 404s.
-import { describe, expect, it } from "vitest";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSession } from "~/domain/accounts/sessions.server";
+import { verifyWebhook } from "~/domain/webhooks/signing.server";
 import { DIALECTS } from "../support/db";
 import { createAccount, createTeamUser } from "../support/factories";
 import { pageText, useTestApp, type TestApp } from "../support/server";
@@ -129,5 +132,54 @@ describe.each(DIALECTS)("webhooks page (%s)", (dialect) => {
     expect((await client.post(PATH, { intent: "save", id: String(theirs.id), url: "https://mine.example.com/", events: ALL })).status).toBe(404);
     expect((await client.post(PATH, { intent: "retry", deliveryId: String(theirDelivery.id) })).status).toBe(404);
     expect((await endpoints(other.account.businessId))[0]).toMatchObject({ url: "https://other.example.com/", enabled: 1 });
+  });
+});
+
+// The built app's own worker delivering to a receiver started here (private addresses allowed, as on a developer's
+// machine): the test event pressed on the page arrives signed with the secret the page showed once.
+describe.each(DIALECTS)("webhooks delivered by the app's worker (%s)", (dialect) => {
+  const t = useTestApp({ dialect, env: { RUN_WORKER: "true", WEBHOOKS_ALLOW_PRIVATE: "true", WORKER_POLL_MS: "50" } });
+  const bodies: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
+  let receiver: http.Server;
+  let url = "";
+  beforeAll(async () => {
+    receiver = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString("utf8")));
+      req.on("end", () => {
+        bodies.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/textcircle`;
+  });
+  afterAll(async () => {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  });
+
+  it("posts the test event, signed, and logs it as delivered", async () => {
+    const account = await createAccount(t.app.db);
+    const client = await signedIn(t.app, account.id);
+    const added = await client.post(PATH, { intent: "save", url, events: ALL });
+    expect(added.status).toBe(200);
+    const secret = /whsec_[A-Za-z0-9+/]{43}=/.exec(await added.text())![0];
+    const [ep] = await t.app.db.selectFrom("webhook_endpoints").select("id").where("business_id", "=", account.businessId).execute();
+    expect((await client.post(PATH, { intent: "test", id: String(ep.id) })).status).toBe(302);
+    const deadline = Date.now() + 15_000;
+    while (!bodies.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(bodies).toHaveLength(1);
+    const event = verifyWebhook<{ type: string; data: { endpointId: number } }>(secret, bodies[0].body, bodies[0].headers as Record<string, string>);
+    expect(event).toMatchObject({ type: "webhook.test", data: { endpointId: Number(ep.id) } });
+    // The log says so once the worker has recorded it.
+    let log = "";
+    while (Date.now() < deadline) {
+      log = pageText(await (await client.get(PATH)).text());
+      if (log.includes("Delivered")) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(log).toContain("Delivered");
+    expect(log).toMatch(/Delivered 1 204/);
   });
 });
