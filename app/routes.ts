@@ -69,6 +69,8 @@ export default [
     route("customerexpqrcode", "routes/customerexpqrcode.tsx"),
     route("customerexpqrcode/download", "routes/customerexpqrcode.download.ts"),
     route("checkinexport", "routes/checkinexport.tsx"),
+    // --- integrations: outbound webhooks (Administrator only) ---
+    route("manageintegrations/webhooks", "routes/manageintegrations.webhooks.tsx"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),

@@ -217,7 +217,7 @@ export interface NumberPaceTable {
   tat_ms: number | string;
 }
 
-export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables, TeamTables {
+export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables, TeamTables, WebhookTables {
   businesses: BusinessesTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -766,4 +766,52 @@ export interface AuditEventsTable {
 export interface TeamTables {
   team_invites: TeamInvitesTable;
   audit_events: AuditEventsTable;
+export interface WebhookSecretsTable {
+  id: Generated<number>;
+  business_id: number;
+  secret: string;
+  previous_secret: string | null;
+  previous_until: string | null;
+  created_at: string;
+  rolled_at: string | null;
+}
+
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  business_id: number;
+  url: string;
+  description: string | null;
+  /** Space-separated event types. */
+  events: string;
+  enabled: Generated<number>;
+  disabled_reason: "MANUAL" | "FAILING" | null;
+  consecutive_failures: Generated<number>;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  business_id: number;
+  endpoint_id: number;
+  event_id: string;
+  event_type: string;
+  payload: string;
+  status: "PENDING" | "SENDING" | "SUCCEEDED" | "FAILED";
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  last_attempt_at: string | null;
+  last_status_code: number | null;
+  last_duration_ms: number | null;
+  last_error: string | null;
+  created_at: string;
+  completed_at: string | null;
+}
+
+export interface WebhookTables {
+  webhook_secrets: WebhookSecretsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

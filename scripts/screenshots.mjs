@@ -199,6 +199,20 @@ async function main() {
         await context.close();
         continue;
       }
+      // Webhooks: an endpoint (added on the first pass) with a test event in its delivery log.
+      await page.goto("/manageintegrations/webhooks");
+      if (js) {
+        await page.getByLabel("Endpoint address").fill("https://hooks.example.com/textcircle");
+        await page.getByLabel("Description (optional)").fill("Our CRM");
+        await page.getByRole("button", { name: "Add endpoint" }).click();
+        await page.getByRole("textbox", { name: "Signing secret" }).waitFor();
+        await shoot("webhooks-secret");
+        await page.goto("/manageintegrations/webhooks");
+        await page.getByRole("button", { name: /Send a test event/ }).click();
+        await page.waitForURL(/\/manageintegrations\/webhooks$/);
+      }
+      await shoot("webhooks");
+
       // The three steps of a group message (not sent).
       await visit("newgroupmessage", "/newgroupmessage");
       await page.getByLabel("Message text").fill("Hi {{firstName|there}}, coffee and cake are half price this afternoon");

@@ -76,6 +76,7 @@ const schema = z
     EMAIL_PROVIDER: z.enum(["outbox", "smtp"]).default("outbox"),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
     EMAIL_FROM: z.string().min(3).max(200).default("Textcircle <no-reply@textcircle.invalid>"),
+    WEBHOOKS_ALLOW_PRIVATE: bool.optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -145,6 +146,8 @@ export interface Config {
   };
   /** Emails: the embedded outbox (shown at /outbox where the simulator is served) or SMTP. */
   email: { provider: Env["EMAIL_PROVIDER"]; smtpUrl: string | null; from: string; outboxServed: boolean };
+  /** Outbound webhooks: whether endpoints may be private or loopback addresses (and http:// to loopback). */
+  webhooks: { allowPrivate: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -213,6 +216,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       from: e.EMAIL_FROM,
       outboxServed: e.EMAIL_PROVIDER === "outbox" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
     },
+    // Private, loopback and link-local endpoints are refused in production (server-side request forgery).
+    webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ?? e.NODE_ENV !== "production" },
   };
 }
 

@@ -12,6 +12,9 @@ import type { PaymentProvider } from "~/providers/payments/types";
 import type { WorkerRound } from "./round";
 import { runDueFires } from "~/domain/campaigns/engine.server";
 import { runExportFiles } from "~/domain/exports/exports.server";
+import { deliverDue } from "~/domain/webhooks/delivery.server";
+import { HttpWebhookTransport } from "~/providers/webhooks/http.server";
+import type { WebhookTransport } from "~/providers/webhooks/types";
 
 export type { WorkerRound } from "./round";
 
@@ -26,17 +29,22 @@ export interface JobDeps {
     billing?: BillingSettings;
     /** Where emails go (the embedded outbox when absent). */
     email?: Config["email"];
+    /** Outbound webhooks (private addresses refused when absent). */
+    webhooks?: Config["webhooks"];
   };
   /** The email provider (from config.email when absent). */
   email?: EmailProvider;
   /** The payment provider (the payment simulator when absent). */
   payments?: PaymentProvider;
+  /** How webhook deliveries are posted (HTTP(S) from config.webhooks when absent). */
+  webhookTransport?: WebhookTransport;
 }
 
 /** The rounds, in the order a single `tick()` runs them. */
 export function workerRounds(deps: JobDeps): WorkerRound[] {
   const payments = deps.payments ?? new SimulatorPaymentProvider(deps.db, deps.now);
   const billing = deps.config.billing ?? DEFAULT_BILLING;
+  const webhookTransport = deps.webhookTransport ?? new HttpWebhookTransport({ allowPrivate: deps.config.webhooks?.allowPrivate ?? false });
   const email = deps.email ?? createEmailProvider({ email: deps.config.email ?? { provider: "outbox", smtpUrl: null, from: "", outboxServed: false } });
   return [
     // Campaign steps that have come due: issues, closes, draws, reminders.
@@ -47,5 +55,7 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
     { name: "renewals", run: () => renewDue(deps.db, payments, billing, deps.now()) },
     // Emails (invoices, payment failures…) through the outbox or SMTP.
     { name: "emails", run: () => sendDueEmails(deps.db, email, deps.now()) },
+    // Outbound webhooks: signed deliveries to the businesses' endpoints, with retries.
+    { name: "webhooks", run: () => deliverDue({ db: deps.db, now: deps.now, transport: webhookTransport }) },
   ];
 }

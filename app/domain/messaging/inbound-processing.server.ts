@@ -15,6 +15,7 @@ import type { DB, Member } from "#db/types";
 import { isPostgresDb } from "#db/index";
 import { skipLocked } from "#db/claim";
 import { findMemberByPhone } from "~/domain/members/core.server";
+import { recordInboundEvents, type InboundEventInput } from "~/domain/webhooks/events.server";
 import { inboundRouter, type InboundKind, type PipelineSettings, type RouteResult, type RouterBusiness } from "~/domain/inbound/index.server";
 
 type Db = Kysely<DB>;
@@ -132,6 +133,7 @@ export async function processOne(deps: InboundDeps, inboundId: number): Promise<
     const preloaded = await inboundRouter.preload(trx, [row], new Map([[business.id, business]]));
     const outcome = await inboundRouter.route(trx, now, row, business, member, preloaded, pipelineSettings(deps));
     await recordOutcomes(trx, [[row.id, outcome]]);
+    await recordInboundEvents(trx, [inboundEvent(row, business, outcome)], now);
     return true;
   });
 }
@@ -214,12 +216,30 @@ async function handleBatch(trx: Db, now: Date, rows: ClaimedText[], pipeline?: P
   }
   const preloaded = await inboundRouter.preload(trx, rows, businesses);
   const outcomes: Array<[number, RouteResult]> = [];
+  const events: InboundEventInput[] = [];
   for (const row of rows) {
     const business = businesses.get(row.business_id);
     if (!business) continue;
-    outcomes.push([row.id, await inboundRouter.route(trx, now, row, business, members.get(`${business.id}:${row.from_number}`), preloaded, pipeline)]);
+    const outcome = await inboundRouter.route(trx, now, row, business, members.get(`${business.id}:${row.from_number}`), preloaded, pipeline);
+    outcomes.push([row.id, outcome]);
+    events.push(inboundEvent(row, business, outcome));
   }
   await recordOutcomes(trx, outcomes);
+  await recordInboundEvents(trx, events, now);
+}
+
+/** The message.received webhook event for a routed text, written in the same transaction as its outcome. */
+function inboundEvent(row: ClaimedText, business: BusinessRow, outcome: RouteResult): InboundEventInput {
+  return {
+    businessId: business.id,
+    inboundId: row.id,
+    from: row.from_number,
+    to: business.phone_number,
+    body: row.body,
+    receivedAt: row.received_at,
+    memberId: outcome.memberId ?? null,
+    kind: outcome.kind,
+  };
 }
 
 /** Writes each text's kind, member, flag and campaign: one statement per distinct outcome. */

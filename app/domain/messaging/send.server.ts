@@ -23,6 +23,8 @@ import type { FoundMessage, OutboundSms, ReferenceQuery, SendOutcome, SmsProvide
 import { SmsProviderError } from "~/providers/sms/types";
 import { quietUntil } from "./quiet-hours";
 import type { NumberPacer } from "./pacing.server";
+import { recordStatusEvents, type StatusEventInput } from "~/domain/webhooks/events.server";
+import type { MessageState } from "~/domain/webhooks/model";
 
 type Db = Kysely<DB>;
 
@@ -82,9 +84,27 @@ export interface RowChange {
  * Applies changes to rows this worker holds (status SENDING, worker_id = workerId), through one
  * JSON parameter. Returns the ids really changed.
  */
-export async function applyRowChanges(db: Db, workerId: string, changes: RowChange[]): Promise<number[]> {
+export async function applyRowChanges(db: Db, workerId: string, changes: RowChange[], now: Date = new Date()): Promise<number[]> {
   if (!changes.length) return [];
+  // A row that reaches SENT, DELIVERED or FAILED is a message.status webhook event: the event's delivery rows are
+  // written in the same transaction as the state, so neither exists without the other.
+  if (db.isTransaction || !changes.some((c) => c.status in FINAL_STATES)) return applyRowChangesIn(db, workerId, changes, now);
+  return db.transaction().execute((trx) => applyRowChangesIn(trx, workerId, changes, now));
+}
+
+const FINAL_STATES = { SENT: true, DELIVERED: true, FAILED: true } as const;
+
+/** The webhook word for a row's new state ("undelivered" when the network could not deliver an accepted text). */
+function messageState(status: string, error: string | null): MessageState | null {
+  if (status === "SENT") return "sent";
+  if (status === "DELIVERED") return "delivered";
+  if (status === "FAILED") return error === "undelivered" ? "undelivered" : "failed";
+  return null;
+}
+
+async function applyRowChangesIn(db: Db, workerId: string, changes: RowChange[], now: Date): Promise<number[]> {
   const changed: number[] = [];
+  const events: StatusEventInput[] = [];
   for (let i = 0; i < changes.length; i += 2000) {
     const r = jsonRows(
       db,
@@ -105,16 +125,45 @@ export async function applyRowChanges(db: Db, workerId: string, changes: RowChan
     );
     // The row must still be this worker's: SENDING with worker_id = me. The status and worker columns are read
     // unindexed so that SQLite walks the JSON list and finds each row by primary key.
-    const result = await sql<{ id: number }>`UPDATE outbound SET status = ${r.text(1)}, provider_id = COALESCE(${r.text(2)}, outbound.provider_id),
+    const result = await sql<ChangedRow>`UPDATE outbound SET status = ${r.text(1)}, provider_id = COALESCE(${r.text(2)}, outbound.provider_id),
         error_code = ${r.text(3)}, error = ${r.text(4)}, sent_at = COALESCE(${r.text(5)}, outbound.sent_at),
         delivered_at = COALESCE(${r.text(6)}, outbound.delivered_at), next_attempt_at = COALESCE(${r.text(7)}, outbound.next_attempt_at),
         lease_until = ${r.text(8)}, attempts = outbound.attempts + ${r.int(9)}
         FROM ${r.from}
         WHERE outbound.id = ${r.int(0)} AND ${unindexed(db, "outbound.status")} = 'SENDING' AND ${unindexed(db, "outbound.worker_id")} = ${workerId}
-        RETURNING outbound.id AS id`.execute(db);
-    for (const r of result.rows) changed.push(Number(r.id));
+        RETURNING outbound.id AS id, outbound.business_id AS business_id, outbound.message_id AS message_id, outbound.member_id AS member_id,
+          outbound.to_phone AS to_phone, outbound.status AS status, outbound.error_code AS error_code, outbound.error AS error`.execute(db);
+    for (const row of result.rows) {
+      changed.push(Number(row.id));
+      const state = messageState(row.status, row.error);
+      if (state) events.push(statusEvent(row, state));
+    }
   }
+  if (events.length) await recordStatusEvents(db, events, now);
   return changed;
+}
+
+interface ChangedRow {
+  id: number;
+  business_id: number;
+  message_id: number;
+  member_id: number | null;
+  to_phone: string;
+  status: string;
+  error_code: string | null;
+  error: string | null;
+}
+
+function statusEvent(row: ChangedRow, state: MessageState): StatusEventInput {
+  return {
+    businessId: Number(row.business_id),
+    outboundId: Number(row.id),
+    messageId: Number(row.message_id),
+    memberId: row.member_id === null ? null : Number(row.member_id),
+    to: row.to_phone,
+    state,
+    errorCode: state === "failed" || state === "undelivered" ? row.error_code : null,
+  };
 }
 
 /** Fails rows and refunds the credits of those that changed, in one transaction. */
@@ -128,7 +177,7 @@ export async function failAndRefund(
 ): Promise<void> {
   if (!rows.length) return;
   await db.transaction().execute(async (trx) => {
-    const changed = new Set(await applyRowChanges(trx, workerId, rows.map(change)));
+    const changed = new Set(await applyRowChanges(trx, workerId, rows.map(change), now));
     const refunds = new Map<string, { businessId: number; messageId: number; credits: number }>();
     for (const r of rows) {
       if (!changed.has(r.id) || !r.charged || r.segments <= 0) continue;
@@ -335,7 +384,7 @@ export async function sendClaimed(deps: SenderDeps, workerId: string, rows: Clai
   }
 
   const providerIds = sent.filter((c) => c.status === "SENT").map((c) => c.providerId!);
-  await applyRowChanges(db, workerId, [...sent, ...retry, ...unknown]);
+  await applyRowChanges(db, workerId, [...sent, ...retry, ...unknown], deps.now());
   if (failed.length) {
     const byId = new Map(failed.map((f) => [f.row.id, f.error]));
     const optOuts = failed.filter((f) => isOptOutError(f.error) && f.row.member_id !== null);
@@ -384,13 +433,21 @@ export async function applyDeliveryReceipt(db: Db, receipt: { providerId: string
   const state = receiptState(receipt.status);
   if (!state) return false;
   const at = now.toISOString();
-  const result = await db
-    .updateTable("outbound")
-    .set(state === "DELIVERED" ? { status: "DELIVERED", delivered_at: at } : { status: "FAILED", error_code: receipt.errorCode ?? "UNDELIVERED", error: "undelivered" })
-    .where("provider_id", "=", receipt.providerId)
-    .where("status", "in", state === "DELIVERED" ? ["SENT", "UNKNOWN", "FAILED"] : ["SENT", "UNKNOWN"])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  // The state and its message.status webhook event commit together.
+  const apply = async (trx: Db) => {
+    const rows = await trx
+      .updateTable("outbound")
+      .set(state === "DELIVERED" ? { status: "DELIVERED", delivered_at: at } : { status: "FAILED", error_code: receipt.errorCode ?? "UNDELIVERED", error: "undelivered" })
+      .where("provider_id", "=", receipt.providerId)
+      .where("status", "in", state === "DELIVERED" ? ["SENT", "UNKNOWN", "FAILED"] : ["SENT", "UNKNOWN"])
+      .returning(["id", "business_id", "message_id", "member_id", "to_phone", "status", "error_code", "error"])
+      .execute();
+    // The provider's own word says which failure it was: "failed" (never sent) or "undelivered" (sent, not delivered).
+    const word: MessageState = state === "DELIVERED" ? "delivered" : receipt.status.toLowerCase() === "failed" ? "failed" : "undelivered";
+    if (rows.length) await recordStatusEvents(trx, rows.map((r) => statusEvent(r, word)), now);
+    return rows.length > 0;
+  };
+  return db.isTransaction ? apply(db) : db.transaction().execute(apply);
 }
 
 async function applyStoredReceipts(db: Db, providerIds: string[], now: Date) {

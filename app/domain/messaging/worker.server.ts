@@ -136,7 +136,7 @@ export async function recoverExpired(deps: WorkerDeps, workerId: string, limit: 
     if (f.status === "failed") return { id: r.id, status: "FAILED", providerId: f.providerId, sentAt: at, leaseUntil: null, errorCode: f.errorCode ?? "UNDELIVERED", error: "undelivered" };
     return { id: r.id, status: "SENT", providerId: f.providerId, sentAt: at, leaseUntil: null, errorCode: null, error: null };
   });
-  await applyRowChanges(deps.db, workerId, changes);
+  await applyRowChanges(deps.db, workerId, changes, deps.now());
   await finaliseMessages(deps.db, rows.map((r) => r.message_id), deps.now());
   return rows.length;
 }
