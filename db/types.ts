@@ -766,6 +766,8 @@ export interface AuditEventsTable {
 export interface TeamTables {
   team_invites: TeamInvitesTable;
   audit_events: AuditEventsTable;
+}
+
 export interface WebhookSecretsTable {
   id: Generated<number>;
   business_id: number;
