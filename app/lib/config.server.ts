@@ -75,6 +75,14 @@ const schema = z
     EMAIL_PROVIDER: z.enum(["outbox", "smtp"]).default("outbox"),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
     EMAIL_FROM: z.string().min(3).max(200).default("Textcircle <no-reply@textcircle.invalid>"),
+    SUPPORT_HOURS: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]|24):[0-5]\d$/, "must be opening and closing times in UK time, e.g. 09:00-17:30")
+      .default("09:00-17:30"),
+    SUPPORT_DAYS: z
+      .string()
+      .regex(/^[1-7](,[1-7])*$/, "must be ISO weekday numbers separated by commas (1 is Monday), e.g. 1,2,3,4,5")
+      .default("1,2,3,4,5"),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -142,6 +150,8 @@ export interface Config {
   };
   /** Emails: the embedded outbox (shown at /outbox where the simulator is served) or SMTP. */
   email: { provider: Env["EMAIL_PROVIDER"]; smtpUrl: string | null; from: string; outboxServed: boolean };
+  /** The support chat's opening hours in UK time: ISO weekdays (1 = Monday) and minutes past midnight. */
+  support: { days: number[]; openMinute: number; closeMinute: number };
 }
 
 export class ConfigError extends Error {}
@@ -209,7 +219,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       from: e.EMAIL_FROM,
       outboxServed: e.EMAIL_PROVIDER === "outbox" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
     },
+    support: supportHours(e.SUPPORT_HOURS, e.SUPPORT_DAYS),
   };
+}
+
+function supportHours(hours: string, days: string): Config["support"] {
+  const [open, close] = hours.split("-").map((hm) => Number(hm.slice(0, 2)) * 60 + Number(hm.slice(3, 5)));
+  if (close <= open) throw new ConfigError("Invalid configuration:\n  SUPPORT_HOURS: the closing time must come after the opening time");
+  return { days: [...new Set(days.split(",").map(Number))].sort(), openMinute: open, closeMinute: Math.min(close, 24 * 60) };
 }
 
 const plansSchema = z.object({
