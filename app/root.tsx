@@ -54,8 +54,11 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Signed-in pages already loaded the user in their layout middleware; public pages look it up here.
-  const user = context.get(userContext) ?? (await getSessionUser(request, context));
-  const host = new URL(request.url).hostname;
+  const url = new URL(request.url);
+  // The operator console never shows a business's session (not even the admin-access banner).
+  const inConsole = /^\/ops(\/|$)/.test(url.pathname);
+  const user = inConsole ? null : (context.get(userContext) ?? (await getSessionUser(request, context)));
+  const host = url.hostname;
   return data({
     locale: getLocale(context),
     csrf: context.get(csrfContext),

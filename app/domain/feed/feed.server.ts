@@ -6,6 +6,7 @@ import { unreadTotal } from "~/domain/conversations/conversations.server";
 import { getUnreadMessages } from "~/domain/messaging/unread.server";
 import { broadcastFeedItems } from "~/domain/group-messages/group-messages.server";
 import { campaignFeedItems } from "~/domain/campaigns/campaigns.server";
+import { openChatSummary } from "~/domain/support/chat.server";
 
 export type { FeedItem, FeedItemType } from "./feed-item";
 import type { FeedItem } from "./feed-item";
@@ -44,7 +45,23 @@ export async function getFeed(db: Database, user: { userId: number; businessId: 
   items.push(...(await broadcastFeedItems(db, user.businessId)));
   // Campaigns (ONEQUESTION, POLL, INVITATION, BOUNCEBACK, PICKWINNERS…).
   items.push(...(await campaignFeedItems(db, user.businessId, now)));
+  items.push(...(await chatSessionItems(db, user)));
   const top = items.filter((i) => i.type === "HELPCENTRE");
   const rest = items.filter((i) => i.type !== "HELPCENTRE").sort((a, b) => (b.lastInteraction ?? "").localeCompare(a.lastInteraction ?? ""));
   return [...top, ...rest];
+}
+
+/**
+ * CHATSESSION: the user's open support chat with its last agent message. When the support service
+ * fails, the panel says support is unavailable (status UNAVAILABLE) and the rest of the feed still shows.
+ */
+async function chatSessionItems(db: Database, user: { userId: number; businessId: number }): Promise<FeedItem[]> {
+  try {
+    const chat = await openChatSummary(db, user);
+    if (!chat) return [];
+    return [{ type: "CHATSESSION", id: `chat-${chat.sessionId}`, status: "OPEN", messageText: chat.lastAgentText ?? undefined, lastInteraction: chat.lastAt }];
+  } catch (error) {
+    console.error("[support] the support channel is unavailable:", error instanceof Error ? error.message : error);
+    return [{ type: "CHATSESSION", id: "chat-unavailable", status: "UNAVAILABLE" }];
+  }
 }

@@ -13,7 +13,7 @@ import { getOrCreateSupportSession, SUPPORT_MESSAGE_MAX, type SupportSender } fr
 export const CHAT_BURST_LIMIT = 8;
 export const CHAT_BURST_WINDOW_SECONDS = 60;
 /** The messages a chat page shows (the latest ones). */
-export const CHAT_PAGE_MESSAGES = 100;
+export const CHAT_PAGE_MESSAGES = 50;
 
 export interface ChatCaller {
   userId: number;
