@@ -22,7 +22,7 @@ import { replyWithError } from "~/lib/forms.server";
 import { getI18n, getLocale } from "~/lib/i18n.server";
 import { fetchJson, listOf, POLL, usePolling } from "~/lib/use-polling";
 import { formatLongDate } from "~/lib/uk-time";
-import { SUPPORT_MESSAGE_MAX } from "~/domain/support/support.server";
+import { SUPPORT_MESSAGE_MAX } from "~/domain/support/limits";
 import {
   ChatRateLimited,
   clockOf,

@@ -3,8 +3,7 @@
 // themselves: page views per title, event counts, trial-to-paid conversion, active businesses per week.
 import type { Database } from "#db/index";
 
-export const ANALYTICS_PERIODS = [7, 30, 90] as const;
-export type AnalyticsPeriod = (typeof ANALYTICS_PERIODS)[number];
+export { ANALYTICS_PERIODS, type AnalyticsPeriod } from "./periods";
 export const ACTIVE_WEEKS = 8;
 
 export interface ProductAnalytics {

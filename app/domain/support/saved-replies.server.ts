@@ -2,8 +2,9 @@
 import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";
 
-export const SAVED_REPLY_TITLE_MAX = 80;
-export const SAVED_REPLY_BODY_MAX = 5000;
+import { SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX } from "./limits";
+
+export { SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX };
 
 export interface SavedReply {
   id: number;

@@ -10,7 +10,8 @@ import type { Route } from "./+types/analytics";
 import { EmptyState, PageHeader, Panel } from "~/components/ui";
 import { getDeps } from "~/lib/context.server";
 import { requireOperator } from "~/lib/ops-auth.server";
-import { ANALYTICS_PERIODS, productAnalytics } from "~/domain/ops/analytics.server";
+import { productAnalytics } from "~/domain/ops/analytics.server";
+import { ANALYTICS_PERIODS } from "~/domain/ops/periods";
 
 export const handle = { titleKey: "ops.analytics.title" };
 

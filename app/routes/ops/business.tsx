@@ -54,7 +54,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         await audit(trx, operator, { action: "adminaccess.open", businessId: id, target: o.email, detail: `expires ${o.expiresAt.toISOString()}` }, now());
         return o;
       });
-      return data({ result: submission.reply({ resetForm: true }), link: { url: `${config.publicUrl}/adminaccess/${opened.token}`, email: opened.email } }, { headers: { "Cache-Control": "no-store" } });
+      return data({ result: submission.reply({ resetForm: true }), link: { url: `${config.publicUrl}/adminaccess/${opened.token}`, email: opened.email, minutes: ADMIN_ACCESS_MINUTES } }, { headers: { "Cache-Control": "no-store" } });
     }
     await db.transaction().execute(async (trx) => {
       if (v.intent === "stop") {
@@ -91,7 +91,7 @@ export default function OpsBusiness({ loaderData: { business: b } }: Route.Compo
       <FormErrors errors={errors} />
       {actionData?.link ? (
         <Banner tone="success" title={t("ops.business.adminLinkTitle", { email: actionData.link.email })}>
-          <p>{t("ops.business.adminLinkBody", { minutes: ADMIN_ACCESS_MINUTES })}</p>
+          <p>{t("ops.business.adminLinkBody", { minutes: actionData.link.minutes })}</p>
           <p className="ops-link-box">
             <a href={actionData.link.url} target="_blank" rel="noopener noreferrer">
               {actionData.link.url}

@@ -11,7 +11,8 @@ import { Button, EmptyState, PageHeader, Panel } from "~/components/ui";
 import { getDeps } from "~/lib/context.server";
 import { AppError, errorKey } from "~/lib/errors";
 import { requireOperator } from "~/lib/ops-auth.server";
-import { createSavedReply, deleteSavedReply, listSavedReplies, SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX, updateSavedReply } from "~/domain/support/saved-replies.server";
+import { createSavedReply, deleteSavedReply, listSavedReplies, updateSavedReply } from "~/domain/support/saved-replies.server";
+import { SAVED_REPLY_BODY_MAX, SAVED_REPLY_TITLE_MAX } from "~/domain/support/limits";
 import { audit } from "~/domain/ops/audit.server";
 
 export const handle = { titleKey: "ops.replies.title" };

@@ -16,7 +16,7 @@ import { AppError, errorKey } from "~/lib/errors";
 import { orNotFound } from "~/lib/not-found.server";
 import { requireOperator } from "~/lib/ops-auth.server";
 import { POLL } from "~/lib/use-polling";
-import { SUPPORT_MESSAGE_MAX } from "~/domain/support/support.server";
+import { SUPPORT_MESSAGE_MAX } from "~/domain/support/limits";
 import { assignChat, closeChat, getInboxChat, markChatRead, replyToChat } from "~/domain/support/inbox.server";
 import { listSavedReplies } from "~/domain/support/saved-replies.server";
 import { audit } from "~/domain/ops/audit.server";
