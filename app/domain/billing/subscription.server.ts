@@ -602,7 +602,7 @@ async function emailInvoice(trx: Db, paymentId: number, settings: BillingSetting
  * The billing status of a business (subscribed, payment failed). While an operator has the business
  * disabled or suspended, the status it will get back when the stop is lifted changes instead.
  */
-async function setBillingStatus(trx: Database, businessId: number, status: "SUBSCRIBED" | "PAYMENT_FAILED", graceEnds: string | null): Promise<void> {
+export async function setBillingStatus(trx: Database, businessId: number, status: "SUBSCRIBED" | "PAYMENT_FAILED", graceEnds: string | null): Promise<void> {
   await trx
     .updateTable("businesses")
     .set({
