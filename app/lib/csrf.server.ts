@@ -20,10 +20,10 @@ export const CSRF_COOKIE = "tc_csrf";
 const SESSION_COOKIE = "tc_session";
 /**
  * The operator console (/ops) has its own session cookie, so its forms carry tokens tied to that session,
- * kept in a cookie of its own scoped to /ops: a business tab and a console tab never overwrite each other's.
+ * kept in a cookie of its own: a business tab and a console tab never overwrite each other's.
  */
 const OPS_PREFIX = /^\/ops(\/|$)/;
-const OPS_COOKIES = { session: "tc_ops", csrf: "tc_ops_csrf", path: "/ops" };
+const OPS_COOKIES = { session: "tc_ops", csrf: "tc_ops_csrf", path: "/" };
 const APP_COOKIES = { session: SESSION_COOKIE, csrf: CSRF_COOKIE, path: "/" };
 export const csrfContext = createContext<string>("");
 

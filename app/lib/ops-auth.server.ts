@@ -1,6 +1,7 @@
-// Authentication for the operator console (/ops). Operators have their own cookie (tc_ops, scoped to
-// /ops so the browser never sends it to a business's pages or the API) and their own sessions table; a
-// business's session grants nothing here. A request under /ops:
+// Authentication for the operator console (/ops). Operators have their own cookie (tc_ops) and their own
+// sessions table; a business's session grants nothing here, and only the console reads tc_ops (its path is /
+// because the console's own data requests, such as /ops.data for its index, fall outside a /ops path). A
+// request under /ops:
 //   - with an operator's session: goes on (to the password page first while the one-time password is
 //     unchanged);
 //   - with a business user's session and no operator's: 404, as if the console did not exist;
@@ -22,7 +23,7 @@ const OPEN_PATHS = ["/ops/login"];
 const PASSWORD_PATHS = ["/ops/password", "/ops/logout"];
 
 function cookie(token: string, maxAge: number, secure: boolean): string {
-  return `${OPS_COOKIE}=${token}; Path=/ops; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}; Max-Age=${maxAge}`;
+  return `${OPS_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}; Max-Age=${maxAge}`;
 }
 
 export async function getOperator(request: Request, context: Readonly<RouterContextProvider>): Promise<Operator | null> {

@@ -5,7 +5,7 @@
 // If the support service fails, the page says support is unavailable and the rest of the app carries on.
 import { getFormProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { data, Link, redirect, useActionData, useNavigation } from "react-router";
 import { setToast } from "remix-toast/middleware";
@@ -136,7 +136,11 @@ export default function AgentChat({ loaderData: d }: Route.ComponentProps) {
   const [form, fields] = useValidatedForm(schema, actionData?.result, { id: "chat-form" });
   const thread = d.thread;
   const live = !d.unavailable && (!thread || thread.status === "OPEN") && d.viewing === null;
-  const initial: ChatLine[] = (thread?.messages ?? []).map((m) => ({ key: `m${m.id}`, sender: m.sender, text: m.text, createdAt: m.createdAt, automatic: m.automatic }));
+  // Kept as one value per loaded thread: the polling hook starts again from it whenever the page's data changes.
+  const initial: ChatLine[] = useMemo(
+    () => (thread?.messages ?? []).map((m) => ({ key: `m${m.id}`, sender: m.sender, text: m.text, createdAt: m.createdAt, automatic: m.automatic })),
+    [thread],
+  );
   const load = useCallback(async (signal: AbortSignal): Promise<ChatLine[] | undefined> => {
     if (!live) return undefined;
     const body = await fetchJson(`/api/support/messages?limit=50`, signal);

@@ -184,7 +184,7 @@ describe.each(DIALECTS)("support chat and operator console over HTTP (%s)", (dia
 
     const { client: op } = await operatorClient(t.app);
     expect((await op.get("/ops")).status).toBe(200);
-    // The operator's session cookie is scoped to /ops, and even sent elsewhere it signs nobody in.
+    // The operator's session cookie signs nobody in to a business's pages or the API.
     const cookie = op.cookies.get("tc_ops")!;
     const home = await t.app.client().get("/", { Cookie: `tc_ops=${cookie}` });
     expect(home.status).toBe(302);
