@@ -32,7 +32,7 @@ function WeeklyChart({ weeks, label }: { weeks: Array<{ weekStart: string; busin
     let chart: { detach(): void } | null = null;
     void import("chartist").then(({ BarChart }) => {
       if (cancelled || !ref.current) return;
-      chart = new BarChart(ref.current, { labels: weeks.map((w) => w.weekStart.slice(5)), series: [weeks.map((w) => w.businesses)] }, { axisY: { onlyInteger: true }, chartPadding: { top: 10, right: 10, bottom: 0, left: 0 } });
+      chart = new BarChart(ref.current, { labels: weeks.map((w) => w.weekStart.slice(5)), series: [weeks.map((w) => w.businesses)] }, { low: 0, axisY: { onlyInteger: true }, chartPadding: { top: 20, right: 10, bottom: 5, left: 10 } });
       setDrawn(true);
     });
     return () => {

@@ -8,6 +8,7 @@ import { setToast } from "remix-toast/middleware";
 import { z } from "zod";
 import type { Route } from "./+types/business";
 import { CsrfField, FormErrors } from "~/components/form";
+import { ChoiceGroup } from "~/components/choices";
 import { StateBadge } from "~/components/ops-bits";
 import { Banner, Button, PageHeader, Panel } from "~/components/ui";
 import { getDeps } from "~/lib/context.server";
@@ -219,15 +220,15 @@ export default function OpsBusiness({ loaderData: { business: b } }: Route.Compo
             <CsrfField />
             <input type="hidden" name="intent" value="stop" />
             <p>{t("ops.business.stopBody")}</p>
-            <fieldset className="field">
-              <legend>{t("ops.business.stopKind")}</legend>
-              <label>
-                <input type="radio" name="kind" value="SUSPENDED" defaultChecked /> {t("ops.business.suspend")}
-              </label>
-              <label>
-                <input type="radio" name="kind" value="DISABLED" /> {t("ops.business.disable")}
-              </label>
-            </fieldset>
+            <ChoiceGroup
+              name="kind"
+              legend={t("ops.business.stopKind")}
+              defaultValue="SUSPENDED"
+              options={[
+                { value: "SUSPENDED", label: t("ops.business.suspend") },
+                { value: "DISABLED", label: t("ops.business.disable") },
+              ]}
+            />
             <div className="field">
               <label htmlFor="stop-reason">{t("ops.business.reason")}</label>
               <input id="stop-reason" name="reason" maxLength={300} />
