@@ -159,6 +159,9 @@ describe.each(DIALECTS)("support chat and operator console over HTTP (%s)", (dia
       const post = await user.post("/agentchat", { intent: "send", text: "During the outage" });
       expect(post.status).toBe(503);
       expect(pageText(await post.text())).toContain("Support is unavailable right now");
+      const session = await user.get("/api/support/session");
+      expect(session.status).toBe(500);
+      expect(((await session.json()) as { responseCode: string }).responseCode).toBe("SE001");
       expect((await user.get("/mycommunity")).status).toBe(200);
       expect(t.app.serverErrors).toContain("the support channel is unavailable");
     } finally {
