@@ -72,7 +72,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     logUnavailable(error);
     return { ...base, unavailable: true as const, thread: null, past: [] };
   }
-  return { ...base, unavailable: false as const, thread, past };
+  // The user sees "Textcircle support", never which operator answered.
+  const shown = thread ? { ...thread, messages: thread.messages.map((m) => ({ ...m, operatorName: null })) } : null;
+  return { ...base, unavailable: false as const, thread: shown, past };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -34,6 +34,8 @@ export interface ChatMessage {
   createdAt: string;
   /** The automatic reply outside opening hours (an agent message no operator wrote). */
   automatic: boolean;
+  /** The operator who wrote an agent message (shown in the console only). */
+  operatorName: string | null;
 }
 
 export interface ChatThread {
@@ -133,14 +135,20 @@ export async function getChatThread(db: Database, caller: ChatCaller, sessionId?
 export async function threadMessages(db: Database, sessionId: number, limit = CHAT_PAGE_MESSAGES): Promise<ChatMessage[]> {
   const rows = await db
     .selectFrom("support_messages")
-    .select(["id", "sender", "text", "created_at", "operator_id"])
-    .where("session_id", "=", sessionId)
-    .orderBy("id", "desc")
+    .leftJoin("operators", "operators.id", "support_messages.operator_id")
+    .select(["support_messages.id", "support_messages.sender", "support_messages.text", "support_messages.created_at", "support_messages.operator_id", "operators.name as operatorName"])
+    .where("support_messages.session_id", "=", sessionId)
+    .orderBy("support_messages.id", "desc")
     .limit(limit)
     .execute();
-  return rows
-    .reverse()
-    .map((r) => ({ id: Number(r.id), sender: r.sender, text: r.text, createdAt: r.created_at, automatic: r.sender === "AGENT" && r.operator_id === null }));
+  return rows.reverse().map((r) => ({
+    id: Number(r.id),
+    sender: r.sender,
+    text: r.text,
+    createdAt: r.created_at,
+    automatic: r.sender === "AGENT" && r.operator_id === null,
+    operatorName: r.operatorName,
+  }));
 }
 
 /** The caller's earlier (closed) chats, newest first, for links to their transcripts. */

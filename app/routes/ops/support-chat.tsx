@@ -82,7 +82,7 @@ export default function OpsSupportChat({ loaderData: { chat, replies, operatorId
   usePagePoll(POLL.chat);
   const open = chat.status === "OPEN";
   const fieldErrors = actionData?.result.error?.text ?? [];
-  const lines = chat.messages.map((m) => ({ key: `m${m.id}`, sender: m.sender, text: m.text, createdAt: m.createdAt, automatic: m.automatic }));
+  const lines = chat.messages.map((m) => ({ key: `m${m.id}`, sender: m.sender, text: m.text, createdAt: m.createdAt, automatic: m.automatic, author: m.sender === "AGENT" ? m.operatorName : null }));
   return (
     <>
       <p>
