@@ -2,7 +2,7 @@
 // console's own shell: its navigation with the unread chats, the operator's name and sign-out. Pages of the
 // console are never stored by caches.
 import { useTranslation } from "react-i18next";
-import { data, isRouteErrorResponse, Link, NavLink, Outlet, useRouteLoaderData } from "react-router";
+import { data, Link, NavLink, Outlet, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/_layout";
 import { CsrfField } from "~/components/form";
 import { ErrorContent } from "~/components/error-page";
@@ -102,7 +102,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   }
   return (
     <OpsShell operator={loaded.operator} unread={loaded.unread}>
-      <ErrorContent error={isRouteErrorResponse(error) ? error : error} />
+      <ErrorContent error={error} />
     </OpsShell>
   );
 }
