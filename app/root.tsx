@@ -9,7 +9,9 @@ import {
   Scripts,
   ScrollRestoration,
   useMatches,
+  useRouteError,
   useRouteLoaderData,
+  isRouteErrorResponse,
 } from "react-router";
 import { getToast, toastMiddleware } from "remix-toast/middleware";
 import type { Route } from "./+types/root";
@@ -54,8 +56,11 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   // Signed-in pages already loaded the user in their layout middleware; public pages look it up here.
-  const user = context.get(userContext) ?? (await getSessionUser(request, context));
-  const host = new URL(request.url).hostname;
+  const url = new URL(request.url);
+  // The operator console never shows a business's session (not even the admin-access banner).
+  const inConsole = /^\/ops(\/|$)/.test(url.pathname);
+  const user = inConsole ? null : (context.get(userContext) ?? (await getSessionUser(request, context)));
+  const host = url.hostname;
   return data({
     locale: getLocale(context),
     csrf: context.get(csrfContext),
@@ -83,11 +88,14 @@ interface RouteHandle {
 function PageMeta() {
   const { t } = useTranslation();
   const matches = useMatches();
+  const error = useRouteError();
   let handle: RouteHandle = {};
   for (const m of matches) {
     const h = m.handle as RouteHandle | undefined;
     if (h?.titleKey) handle = h;
   }
+  // A page that is not found is titled so, never with the name of the page that was asked for.
+  if (isRouteErrorResponse(error) && error.status === 404) handle = { titleKey: "notFound.title" };
   const title = handle.titleKey ? `${t(handle.titleKey)} · Textcircle` : t("meta.default.title");
   const description = t(handle.descriptionKey ?? "meta.default.description");
   return (

@@ -71,6 +71,8 @@ export default [
     route("checkinexport", "routes/checkinexport.tsx"),
     // --- integrations: outbound webhooks (Administrator only) ---
     route("manageintegrations/webhooks", "routes/manageintegrations.webhooks.tsx"),
+    // --- support chat with an agent ---
+    route("agentchat", "routes/agentchat.tsx"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
@@ -140,5 +142,22 @@ export default [
   route("simulator/api/phones/:e164/messages", "routes/simulator-api/phone-messages.ts"),
   route("simulator/api/inbound", "routes/simulator-api/inbound.ts"),
   route("simulator/api/*", "routes/simulator-api/not-found.ts"), // JSON 404 for unknown simulator API paths
+  // --- the operator console: its own sign-in and sessions, never reachable with a business's session ---
+  ...prefix("ops", [
+    layout("routes/ops/_layout.tsx", [
+      index("routes/ops/businesses.tsx"),
+      route("login", "routes/ops/login.tsx"),
+      route("logout", "routes/ops/logout.tsx"),
+      route("password", "routes/ops/password.tsx"),
+      route("businesses/:id", "routes/ops/business.tsx"),
+      route("support", "routes/ops/support.tsx"),
+      route("support/:id", "routes/ops/support-chat.tsx"),
+      route("replies", "routes/ops/replies.tsx"),
+      route("pipeline", "routes/ops/pipeline.tsx"),
+      route("analytics", "routes/ops/analytics.tsx"),
+      route("audit", "routes/ops/audit.tsx"),
+      route("*", "routes/ops/not-found.tsx", { id: "ops-not-found" }),
+    ]),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

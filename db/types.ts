@@ -32,6 +32,8 @@ export interface BusinessesTable {
   /** The invoices' customer address and VAT number (optional). */
   billing_address: Generated<string | null>;
   billing_vat_number: Generated<string | null>;
+  /** While an operator has disabled or suspended the business: the status it had before (given back when lifted). */
+  held_status: Generated<string | null>;
 }
 
 export interface UsersTable {
@@ -124,6 +126,11 @@ export interface SupportSessionsTable {
   user_id: number | null;
   status: Generated<string>;
   created_at: string;
+  /** The operator handling the chat (migration 20261203000000). */
+  assigned_operator_id: Generated<number | null>;
+  /** When an operator last read the chat: the user's later messages are unread. */
+  agent_read_at: Generated<string | null>;
+  closed_at: Generated<string | null>;
 }
 
 export interface SupportMessagesTable {
@@ -132,6 +139,8 @@ export interface SupportMessagesTable {
   sender: "USER" | "AGENT";
   text: string;
   created_at: string;
+  /** The operator who wrote an AGENT message; null for the automatic reply outside opening hours. */
+  operator_id: Generated<number | null>;
 }
 
 export interface SimNumbersTable {
@@ -217,7 +226,7 @@ export interface NumberPaceTable {
   tat_ms: number | string;
 }
 
-export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables, TeamTables, WebhookTables {
+export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables, TeamTables, WebhookTables, OperatorTables {
   businesses: BusinessesTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -816,4 +825,51 @@ export interface WebhookTables {
   webhook_secrets: WebhookSecretsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+}
+
+// The operator console (migration 20261203000000).
+export interface OperatorsTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  password_hash: string;
+  must_change_password: Generated<number>;
+  failed_logins: Generated<number>;
+  locked_until: string | null;
+  last_login_at: string | null;
+  created_at: string;
+}
+
+export interface OperatorSessionsTable {
+  id: string;
+  operator_id: number;
+  created_at: string;
+  expires_at: string;
+  last_seen_at: string | null;
+}
+
+export interface OperatorAuditTable {
+  id: Generated<number>;
+  operator_id: number | null;
+  operator_email: string;
+  action: string;
+  business_id: number | null;
+  target: string | null;
+  detail: string | null;
+  created_at: string;
+}
+
+export interface SavedRepliesTable {
+  id: Generated<number>;
+  title: string;
+  body: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OperatorTables {
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
+  operator_audit: OperatorAuditTable;
+  saved_replies: SavedRepliesTable;
 }

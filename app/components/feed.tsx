@@ -13,6 +13,7 @@ import type { UnreadSummary } from "~/domain/home/home.server";
 import { BroadcastPanel } from "~/components/broadcast-panel";
 import { useHasScreen } from "~/components/app-shell";
 import { CampaignPanel, isCampaignFeedItem } from "~/components/campaign-panels";
+import { ChatSessionPanel } from "~/components/support-chat";
 
 export const HIDE_QUICK_START = "hideQuickStart";
 
@@ -157,6 +158,8 @@ export function FeedList({ items }: { items: FeedItem[] }) {
           <QuickStartPanel key={item.id} />
         ) : item.type === "INFO" ? (
           <InfoPanel key={item.id} item={item} />
+        ) : item.type === "CHATSESSION" ? (
+          <ChatSessionPanel key={item.id} item={item} />
         ) : item.type === "BROADCASTMESSAGE" ? (
           <BroadcastPanel key={item.id} item={item} />
         ) : isCampaignFeedItem(item) ? (

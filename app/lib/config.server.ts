@@ -77,6 +77,14 @@ const schema = z
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
     EMAIL_FROM: z.string().min(3).max(200).default("Textcircle <no-reply@textcircle.invalid>"),
     WEBHOOKS_ALLOW_PRIVATE: bool.optional(),
+    SUPPORT_HOURS: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]|24):[0-5]\d$/, "must be opening and closing times in UK time, e.g. 09:00-17:30")
+      .default("09:00-17:30"),
+    SUPPORT_DAYS: z
+      .string()
+      .regex(/^[1-7](,[1-7])*$/, "must be ISO weekday numbers separated by commas (1 is Monday), e.g. 1,2,3,4,5")
+      .default("1,2,3,4,5"),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -148,6 +156,8 @@ export interface Config {
   email: { provider: Env["EMAIL_PROVIDER"]; smtpUrl: string | null; from: string; outboxServed: boolean };
   /** Outbound webhooks: whether endpoints may be private or loopback addresses (and http:// to loopback). */
   webhooks: { allowPrivate: boolean };
+  /** The support chat's opening hours in UK time: ISO weekdays (1 = Monday) and minutes past midnight. */
+  support: { days: number[]; openMinute: number; closeMinute: number };
 }
 
 export class ConfigError extends Error {}
@@ -218,7 +228,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     },
     // Private, loopback and link-local endpoints are refused in production (server-side request forgery).
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ?? e.NODE_ENV !== "production" },
+    support: supportHours(e.SUPPORT_HOURS, e.SUPPORT_DAYS),
   };
+}
+
+function supportHours(hours: string, days: string): Config["support"] {
+  const [open, close] = hours.split("-").map((hm) => Number(hm.slice(0, 2)) * 60 + Number(hm.slice(3, 5)));
+  if (close <= open) throw new ConfigError("Invalid configuration:\n  SUPPORT_HOURS: the closing time must come after the opening time");
+  return { days: [...new Set(days.split(",").map(Number))].sort(), openMinute: open, closeMinute: Math.min(close, 24 * 60) };
 }
 
 const plansSchema = z.object({

@@ -18,6 +18,13 @@ export const CSRF_FIELD = "_csrf";
 export const CSRF_COOKIE = "tc_csrf";
 /** The session cookie's name (kept here rather than imported, so that this module stands alone). */
 const SESSION_COOKIE = "tc_session";
+/**
+ * The operator console (/ops) has its own session cookie, so its forms carry tokens tied to that session,
+ * kept in a cookie of its own: a business tab and a console tab never overwrite each other's.
+ */
+const OPS_PREFIX = /^\/ops(\/|$)/;
+const OPS_COOKIES = { session: "tc_ops", csrf: "tc_ops_csrf", path: "/" };
+const APP_COOKIES = { session: SESSION_COOKIE, csrf: CSRF_COOKIE, path: "/" };
 export const csrfContext = createContext<string>("");
 
 const EXEMPT = [/^\/api(\/|$)/, /^\/webhooks\//, /^\/simulator\/api\//];
@@ -45,19 +52,19 @@ export function verifyCsrfToken(secret: string, token: string | null, sessionTok
   return safeEqual(mac, sign(secret, nonce, bindingOf(sessionToken)));
 }
 
-function cookieHeader(token: string, secure: boolean): string {
-  return `${CSRF_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}; Max-Age=${60 * 60 * 24 * 30}`;
+function cookieHeader(names: typeof APP_COOKIES, token: string, secure: boolean): string {
+  return `${names.csrf}=${token}; Path=${names.path}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}; Max-Age=${60 * 60 * 24 * 30}`;
 }
 
 /**
  * The session a response leaves the browser with, when it changes it: the new token, null for a
  * sign-out, undefined when the response does not touch the session cookie.
  */
-function sessionSetBy(response: Response): string | null | undefined {
+function sessionSetBy(response: Response, sessionCookie: string): string | null | undefined {
   let result: string | null | undefined;
   for (const c of response.headers.getSetCookie()) {
-    if (!c.startsWith(`${SESSION_COOKIE}=`)) continue;
-    const value = c.slice(SESSION_COOKIE.length + 1).split(";")[0].trim();
+    if (!c.startsWith(`${sessionCookie}=`)) continue;
+    const value = c.slice(sessionCookie.length + 1).split(";")[0].trim();
     result = value === "" || /;\s*max-age=0/i.test(c) ? null : value;
   }
   return result;
@@ -68,8 +75,9 @@ export function csrfMiddleware(): MiddlewareFunction<Response> {
     const { config } = getDeps(context);
     const secret = config.sessionSecret;
     const url = new URL(request.url);
-    const sessionToken = readCookie(request, SESSION_COOKIE);
-    let token = readCookie(request, CSRF_COOKIE);
+    const names = OPS_PREFIX.test(url.pathname) ? OPS_COOKIES : APP_COOKIES;
+    const sessionToken = readCookie(request, names.session);
+    let token = readCookie(request, names.csrf);
     const fresh = !verifyCsrfToken(secret, token, sessionToken);
     if (fresh) token = issueCsrfToken(secret, sessionToken);
     context.set(csrfContext, token!);
@@ -91,12 +99,12 @@ export function csrfMiddleware(): MiddlewareFunction<Response> {
     }
 
     const response = await next();
-    const session = sessionSetBy(response);
+    const session = sessionSetBy(response, names.session);
     if (session !== undefined) {
       // Signed in or out by this response: the next form needs a token for the new state.
-      response.headers.append("Set-Cookie", cookieHeader(issueCsrfToken(secret, session), config.production));
+      response.headers.append("Set-Cookie", cookieHeader(names, issueCsrfToken(secret, session), config.production));
     } else if (fresh) {
-      response.headers.append("Set-Cookie", cookieHeader(token!, config.production));
+      response.headers.append("Set-Cookie", cookieHeader(names, token!, config.production));
     }
     return response;
   };

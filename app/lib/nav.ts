@@ -44,6 +44,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { id: "plan", to: "/subscription", icon: "card", place: "more", section: ["/paymenthistory", "/changesubscription"], permission: "subscription:change" },
   { id: "team", to: "/manageteam", icon: "team", place: "more", permission: "team:manage" },
   { id: "help", to: "/helpcentre", icon: "help", place: "more" },
+  { id: "chat", to: "/agentchat", icon: "message", place: "more" },
 ];
 
 /**

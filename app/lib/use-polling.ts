@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from "react";
 export const REQUEST_TIMEOUT_MS = 10_000;
 
 /** Polling intervals. */
-export const POLL = { feed: 10_000, unread: 10_000, plan: 6_000, community: 9_000, tiles: 5_000 } as const;
+export const POLL = { feed: 10_000, unread: 10_000, plan: 6_000, community: 9_000, tiles: 5_000, chat: 10_000 } as const;
 
 /** GETs JSON from the app's API with the session cookie; throws on a non-2xx answer or time-out. */
 export async function fetchJson<T = unknown>(url: string, signal?: AbortSignal): Promise<T> {

@@ -101,6 +101,7 @@ test.describe("app shell", () => {
         ["Join us", "/joinus", null],
         ["Your plan", "/subscription", null],
         ["Team", "/manageteam", null],
+        ["Support chat", "/agentchat", "Support chat"],
       ] as const) {
         await main.getByText("More", { exact: true }).click();
         const link = main.getByRole("link", { name, exact: true });

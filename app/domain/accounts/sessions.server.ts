@@ -77,7 +77,7 @@ const sessionRow = compiledQuery((db: Database, sessionId: string) =>
 export async function findSessionUser(db: Database, token: string, now: Date, options: { idleMinutes?: number } = {}): Promise<SessionUser | null> {
   if (!token || token.length > 128) return null;
   const [row] = await sessionRow(db, sha256(token));
-  if (!row || row.expiresAt <= now.toISOString() || row.disabled || row.businessStatus === "DISABLED") return null;
+  if (!row || row.expiresAt <= now.toISOString() || row.disabled || row.businessStatus === "DISABLED" || row.businessStatus === "SUSPENDED") return null;
   if (row.sessionKind === "WEB") {
     const lastSeen = Date.parse(row.lastSeenAt ?? row.createdAt);
     if (options.idleMinutes !== undefined && now.getTime() - lastSeen > options.idleMinutes * 60_000) {

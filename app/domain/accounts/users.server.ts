@@ -31,7 +31,8 @@ export async function verifyLogin(db: Database, email: string, password: string,
   const user = await findUserByEmail(db, email);
   if (!user) return refuseUnknownEmail(db, email, password, policy, now);
   const business = await db.selectFrom("businesses").select("status").where("id", "=", user.business_id).executeTakeFirstOrThrow();
-  if (user.disabled || business.status === "DISABLED") throw new AppError("UA005");
+  // A business an operator disabled or suspended: its logins are refused as disabled (UA005).
+  if (user.disabled || business.status === "DISABLED" || business.status === "SUSPENDED") throw new AppError("UA005");
 
   const at = now.toISOString();
   const counted = await db

@@ -437,7 +437,7 @@ async function applyPaid(trx: Db, p: Payment, result: Extract<ChargeResult, { st
           updated_at: at,
         })
         .execute();
-      await trx.updateTable("businesses").set({ status: "SUBSCRIBED", payment_grace_ends_at: null }).where("id", "=", p.business_id).execute();
+      await setBillingStatus(trx, p.business_id, "SUBSCRIBED", null);
       await startAllowancePeriod(trx, p.business_id, p.allowance, key, { reason: "allowance", reference: key, now });
       return;
     case "INCREASE": {
@@ -473,7 +473,7 @@ async function applyPaid(trx: Db, p: Payment, result: Extract<ChargeResult, { st
         })
         .where("business_id", "=", p.business_id)
         .execute();
-      await trx.updateTable("businesses").set({ status: "SUBSCRIBED", payment_grace_ends_at: null }).where("id", "=", p.business_id).execute();
+      await setBillingStatus(trx, p.business_id, "SUBSCRIBED", null);
       await startAllowancePeriod(trx, p.business_id, p.allowance, key, { reason: "allowance", reference: key, now });
       return;
   }
@@ -543,7 +543,7 @@ async function markFailed(db: Db, settings: BillingSettings, sub: Subscription, 
       .set({ status: "PAYMENT_FAILED", failed_at: failedAt.toISOString(), retry_at: retryAt, renewing_until: null, updated_at: now.toISOString() })
       .where("business_id", "=", sub.business_id)
       .execute();
-    await trx.updateTable("businesses").set({ status: "PAYMENT_FAILED", payment_grace_ends_at: graceEnds }).where("id", "=", sub.business_id).execute();
+    await setBillingStatus(trx, sub.business_id, "PAYMENT_FAILED", graceEnds);
     if (!sub.failed_at) {
       // The first failure of this renewal: tell the Administrator (retries that fail again do not repeat it).
       for (const to of await adminEmails(trx, sub.business_id)) {
@@ -596,4 +596,20 @@ async function emailInvoice(trx: Db, paymentId: number, settings: BillingSetting
       now,
     );
   }
+}
+
+/**
+ * The billing status of a business (subscribed, payment failed). While an operator has the business
+ * disabled or suspended, the status it will get back when the stop is lifted changes instead.
+ */
+export async function setBillingStatus(trx: Database, businessId: number, status: "SUBSCRIBED" | "PAYMENT_FAILED", graceEnds: string | null): Promise<void> {
+  await trx
+    .updateTable("businesses")
+    .set({
+      status: sql<string>`case when status in ('DISABLED', 'SUSPENDED') then status else ${status} end`,
+      held_status: sql<string | null>`case when status in ('DISABLED', 'SUSPENDED') then ${status} else held_status end`,
+      payment_grace_ends_at: graceEnds,
+    })
+    .where("id", "=", businessId)
+    .execute();
 }

@@ -7,6 +7,7 @@ import { getUnreadMessages } from "~/domain/messaging/unread.server";
 import { broadcastFeedItems } from "~/domain/group-messages/group-messages.server";
 import { campaignFeedItems } from "~/domain/campaigns/campaigns.server";
 import { exportFeedItems } from "~/domain/exports/exports.server";
+import { openChatSummary } from "~/domain/support/chat.server";
 
 export type { FeedItem, FeedItemType } from "./feed-item";
 import type { FeedItem } from "./feed-item";
@@ -47,7 +48,23 @@ export async function getFeed(db: Database, user: { userId: number; businessId: 
   items.push(...(await campaignFeedItems(db, user.businessId, now)));
   // Check-in export files, while they are kept (the second kind of check-in panel).
   items.push(...(await exportFeedItems(db, user.businessId, now)));
+  items.push(...(await chatSessionItems(db, user)));
   const top = items.filter((i) => i.type === "HELPCENTRE");
   const rest = items.filter((i) => i.type !== "HELPCENTRE").sort((a, b) => (b.lastInteraction ?? "").localeCompare(a.lastInteraction ?? ""));
   return [...top, ...rest];
+}
+
+/**
+ * CHATSESSION: the user's open support chat with its last agent message. When the support service
+ * fails, the panel says support is unavailable (status UNAVAILABLE) and the rest of the feed still shows.
+ */
+async function chatSessionItems(db: Database, user: { userId: number; businessId: number }): Promise<FeedItem[]> {
+  try {
+    const chat = await openChatSummary(db, user);
+    if (!chat) return [];
+    return [{ type: "CHATSESSION", id: `chat-${chat.sessionId}`, status: "OPEN", messageText: chat.lastAgentText ?? undefined, lastInteraction: chat.lastAt }];
+  } catch (error) {
+    console.error("[support] the support channel is unavailable:", error instanceof Error ? error.message : error);
+    return [{ type: "CHATSESSION", id: "chat-unavailable", status: "UNAVAILABLE" }];
+  }
 }

@@ -3,7 +3,9 @@
 import type { Database } from "#db/index";
 import { AppError } from "~/lib/errors";
 
-export const SUPPORT_MESSAGE_MAX = 5000;
+import { SUPPORT_MESSAGE_MAX } from "./limits";
+
+export { SUPPORT_MESSAGE_MAX };
 export const SUPPORT_MESSAGES_LIMIT_MAX = 50;
 
 export type SupportSender = "USER" | "AGENT";
