@@ -75,6 +75,9 @@ const schema = z
     EMAIL_PROVIDER: z.enum(["outbox", "smtp"]).default("outbox"),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
     EMAIL_FROM: z.string().min(3).max(200).default("Textcircle <no-reply@textcircle.invalid>"),
+    // --- the public API (/api/v1/) ---
+    API_RATE_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(10),
+    API_RATE_BURST: z.coerce.number().int().min(1).max(100_000).default(10),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -142,6 +145,8 @@ export interface Config {
   };
   /** Emails: the embedded outbox (shown at /outbox where the simulator is served) or SMTP. */
   email: { provider: Env["EMAIL_PROVIDER"]; smtpUrl: string | null; from: string; outboxServed: boolean };
+  /** The public API's per-key rate limit: a token bucket of `burst` requests refilled at `ratePerSecond`. */
+  apiRateLimit?: { ratePerSecond: number; burst: number };
 }
 
 export class ConfigError extends Error {}
@@ -209,6 +214,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       from: e.EMAIL_FROM,
       outboxServed: e.EMAIL_PROVIDER === "outbox" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
     },
+    apiRateLimit: { ratePerSecond: e.API_RATE_PER_SECOND, burst: e.API_RATE_BURST },
   };
 }
 

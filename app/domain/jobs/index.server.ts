@@ -12,6 +12,7 @@ import type { PaymentProvider } from "~/providers/payments/types";
 import type { WorkerRound } from "./round";
 import { runDueFires } from "~/domain/campaigns/engine.server";
 import { runExportFiles } from "~/domain/exports/exports.server";
+import { purgeIdempotency } from "~/domain/apikeys/idempotency.server";
 
 export type { WorkerRound } from "./round";
 
@@ -47,5 +48,7 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
     { name: "renewals", run: () => renewDue(deps.db, payments, billing, deps.now()) },
     // Emails (invoices, payment failures…) through the outbox or SMTP.
     { name: "emails", run: () => sendDueEmails(deps.db, email, deps.now()) },
+    // The public API's idempotency records, once their 24 hours are up.
+    { name: "api-idempotency-purge", run: () => purgeIdempotency(deps.db, deps.now()) },
   ];
 }
