@@ -69,6 +69,9 @@ export default [
     route("customerexpqrcode", "routes/customerexpqrcode.tsx"),
     route("customerexpqrcode/download", "routes/customerexpqrcode.download.ts"),
     route("checkinexport", "routes/checkinexport.tsx"),
+    // --- API keys for the public API (Administrator only) and the API reference ---
+    route("manageintegrations/apikeys", "routes/manageintegrations.apikeys.tsx"),
+    route("manageintegrations/apikeys/reference", "routes/manageintegrations.apikeys.reference.tsx"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
