@@ -181,7 +181,7 @@ export default function ApiKeys({ loaderData }: Route.ComponentProps) {
                   <dl className="members-dl">
                     <dt>{t("apikeys.list.key")}</dt>
                     <dd>
-                      <code>tc_live_…{k.lastFour}</code>
+                      <code>{`tc_live_…${k.lastFour}`}</code>
                     </dd>
                     {k.previous.map((p) => (
                       <Fragment key={p.lastFour}>
