@@ -1,10 +1,11 @@
 // The public API's request pipeline, the same for every /api/v1/ route:
 //
 //   1. the method's operation, or 405;
-//   2. the API key from `Authorization: Bearer tc_live_…`: missing, malformed or a wrong checksum is 401 UA001
+//   2. (before this, in the Express app: the key's rate limit, an in-memory token bucket per key hash, which
+//      answers 429 RL001 with Retry-After without routing or database work and adds the RateLimit headers to
+//      every answer; see rate-limit.server.ts and server/app.ts)
+//   3. the API key from `Authorization: Bearer tc_live_…`: missing, malformed or a wrong checksum is 401 UA001
 //      at once, without touching the database;
-//   3. the key's rate limit (an in-memory token bucket per key hash): 429 RL001 with Retry-After, before any
-//      database work, so a flood on one key costs almost nothing and slows no other key;
 //   4. the key itself, looked up on every call (no cache): unknown, disabled, deleted or past its grace → 401 UA001;
 //   5. the operation's scope against the key's permissions: 403 FB001;
 //   6. path, query and body against the operation's zod schemas (strict): 404 NF001 for a bad id, 400 UA002
@@ -12,8 +13,6 @@
 //   7. for an idempotent POST with an Idempotency-Key, the stored answer of an earlier identical request, 422 ID001
 //      for the same key with a different request, 409 ID002 while the first is still running;
 //   8. the handler, with errors as the §8 envelope and never a stack trace.
-//
-// Every answer after step 2 carries the RateLimit and RateLimit-Policy headers.
 import crypto from "node:crypto";
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
@@ -21,22 +20,10 @@ import { readBodyLimited } from "~/lib/body.server";
 import { getDeps, type AppDeps } from "~/lib/context.server";
 import { apiError, apiJson, apiNoContent, errorResponse, MAX_JSON_BYTES } from "~/lib/api.server";
 import { AppError, type ErrorStatus } from "~/lib/errors";
-import { TokenBuckets, type BucketAnswer, type BucketPolicy } from "~/lib/token-bucket.server";
 import { authenticateApiKey, hasScope, type ApiKeyPrincipal } from "~/domain/apikeys/keys.server";
 import { hashApiKey, isWellFormedApiKey } from "~/domain/apikeys/format.server";
 import { abandonIdempotent, beginIdempotent, finishIdempotent } from "~/domain/apikeys/idempotency.server";
 import type { HttpMethod, Operation } from "./operations";
-
-export const DEFAULT_RATE_LIMIT: BucketPolicy = { ratePerSecond: 10, burst: 10 };
-
-/** One set of buckets per policy (a process has one configuration; tests may start several apps). */
-const bucketSets = new Map<string, TokenBuckets>();
-function bucketsFor(policy: BucketPolicy): TokenBuckets {
-  const key = `${policy.ratePerSecond}/${policy.burst}`;
-  let set = bucketSets.get(key);
-  if (!set) bucketSets.set(key, (set = new TokenBuckets(policy)));
-  return set;
-}
 
 export interface V1Args<Q = unknown, B = unknown> {
   request: Request;
@@ -79,14 +66,6 @@ interface LoaderArgs {
 }
 
 export type V1RouteHandler = ((args: LoaderArgs) => Promise<Response>) & { readonly scopes: Partial<Record<HttpMethod, string>> };
-
-function rateHeaders(policy: BucketPolicy, a: BucketAnswer): Record<string, string> {
-  const window = Math.max(1, Math.ceil(policy.burst / policy.ratePerSecond));
-  return {
-    "RateLimit-Policy": `"default";q=${policy.burst};w=${window}`,
-    RateLimit: `"default";r=${a.remaining};t=${a.resetSeconds}`,
-  };
-}
 
 /** zod issues as UA002 entries, one per field (an unknown key names itself). */
 function invalid(error: z.ZodError, prefix = ""): Response {
@@ -155,25 +134,18 @@ export function v1Route(entries: AnyEntry[]): V1RouteHandler {
     if (!isWellFormedApiKey(secret)) return unauthorised();
     const hash = hashApiKey(secret);
 
-    const policy = deps.config.apiRateLimit ?? DEFAULT_RATE_LIMIT;
-    const bucket = bucketsFor(policy).take(hash, Date.now());
-    const headers = rateHeaders(policy, bucket);
-    const withHeaders = (res: Response): Response => {
-      for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
-      return res;
-    };
-    if (!bucket.allowed) return withHeaders(apiError("RL001", { retryAfter: bucket.retryAfterSeconds }, 429, { headers: { "Retry-After": String(bucket.retryAfterSeconds) } }));
+    // The Express app has already taken this request from the key's bucket and added the RateLimit headers.
 
     let reserved: number | null = null;
     try {
       const now = deps.now();
       const key = await authenticateApiKey(deps.db, secret, now, hash);
-      if (!key) return withHeaders(unauthorised());
-      if (!hasScope(key, op.scope)) return withHeaders(apiError("FB001", { scope: op.scope }, 403));
+      if (!key) return unauthorised();
+      if (!hasScope(key, op.scope)) return apiError("FB001", { scope: op.scope }, 403);
 
       const cleanParams: Record<string, string> = {};
       for (const [k, v] of Object.entries(params)) if (v !== undefined) cleanParams[k] = v;
-      if (op.params && !op.params.safeParse(cleanParams).success) return withHeaders(apiError("NF001", null, 404));
+      if (op.params && !op.params.safeParse(cleanParams).success) return apiError("NF001", null, 404);
 
       let query: unknown = undefined;
       if (op.query) {
@@ -183,9 +155,9 @@ export function v1Route(entries: AnyEntry[]): V1RouteHandler {
           if (k in values) repeated.push(k);
           values[k] = v;
         }
-        if (repeated.length) return withHeaders(apiError("UA002", null, 400, { statuses: repeated.map((field) => ({ responseCode: "UA002", data: { field, reason: "repeated" } })) }));
+        if (repeated.length) return apiError("UA002", null, 400, { statuses: repeated.map((field) => ({ responseCode: "UA002", data: { field, reason: "repeated" } })) });
         const parsed = op.query.safeParse(values);
-        if (!parsed.success) return withHeaders(invalid(parsed.error));
+        if (!parsed.success) return invalid(parsed.error);
         query = parsed.data;
       }
 
@@ -193,10 +165,10 @@ export function v1Route(entries: AnyEntry[]): V1RouteHandler {
       let raw: unknown = undefined;
       if (op.body) {
         const read = await readJson(request);
-        if (!read.ok) return withHeaders(read.response);
+        if (!read.ok) return read.response;
         raw = read.value;
         const parsed = op.body.safeParse(raw);
-        if (!parsed.success) return withHeaders(invalid(parsed.error));
+        if (!parsed.success) return invalid(parsed.error);
         body = parsed.data;
       }
 
@@ -206,17 +178,17 @@ export function v1Route(entries: AnyEntry[]): V1RouteHandler {
         if (header !== null) {
           idempotencyKey = header.trim();
           if (!IDEMPOTENCY_KEY.test(idempotencyKey)) {
-            return withHeaders(apiError("UA002", null, 400, { statuses: [{ responseCode: "UA002", data: { field: "Idempotency-Key", reason: "format" } }] }));
+            return apiError("UA002", null, 400, { statuses: [{ responseCode: "UA002", data: { field: "Idempotency-Key", reason: "format" } }] });
           }
           const path = new URL(request.url).pathname;
           const requestHash = crypto.createHash("sha256").update(`${method} ${path}\n${canonical(raw ?? null)}`).digest("hex");
           const start = await beginIdempotent(deps.db, key.businessId, idempotencyKey, requestHash, now);
-          if (start.state === "MISMATCH") return withHeaders(apiError("ID001", null, 422));
-          if (start.state === "IN_PROGRESS") return withHeaders(apiError("ID002", null, 409, { headers: { "Retry-After": "1" } }));
+          if (start.state === "MISMATCH") return apiError("ID001", null, 422);
+          if (start.state === "IN_PROGRESS") return apiError("ID002", null, 409, { headers: { "Retry-After": "1" } });
           if (start.state === "REPLAY") {
             const replayHeaders: Record<string, string> = { "Idempotent-Replayed": "true", ...(start.location ? { Location: start.location } : {}) };
-            if (start.body === null) return withHeaders(apiNoContent(replayHeaders));
-            return withHeaders(new Response(start.body, { status: start.status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...replayHeaders } }));
+            if (start.body === null) return apiNoContent(replayHeaders);
+            return new Response(start.body, { status: start.status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...replayHeaders } });
           }
           reserved = start.id;
         }
@@ -241,11 +213,11 @@ export function v1Route(entries: AnyEntry[]): V1RouteHandler {
         await finishIdempotent(deps.db, reserved, stored);
         reserved = null;
       }
-      return withHeaders(response);
+      return response;
     } catch (error) {
       if (reserved !== null) await abandonIdempotent(deps.db, reserved).catch(() => undefined);
-      if (error instanceof AppError && error.status === 404 && error.code !== "NF001") return withHeaders(apiError("NF001", null, 404));
-      return withHeaders(errorResponse(error));
+      if (error instanceof AppError && error.status === 404 && error.code !== "NF001") return apiError("NF001", null, 404);
+      return errorResponse(error);
     }
   };
   return Object.assign(run, { scopes });
