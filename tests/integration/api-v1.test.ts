@@ -10,6 +10,7 @@ import { seedMembers } from "../support/pipeline";
 import { useTestApp, type TestApp } from "../support/server";
 import { createApiKey, deleteApiKey, rollApiKey, setApiKeyEnabled, type ApiKeyInput } from "~/domain/apikeys/keys.server";
 import { hashApiKey } from "~/domain/apikeys/format.server";
+import { purgeIdempotency } from "~/domain/apikeys/idempotency.server";
 
 const FULL: ApiKeyInput = { name: "Till system", enabled: true, memberPermission: "WRITE", messagingPermission: "WRITE" };
 
@@ -267,6 +268,25 @@ describe.each(DIALECTS)("public API v1 (%s)", (dialect) => {
     await expectError(await c.call(`/api/v1/members/${replay.id}/messages`, { method: "POST", body: { text: "" }, headers: { "Idempotency-Key": "free-after-400" } }), 400, "UA002");
     await json(await c.call(`/api/v1/members/${replay.id}/messages`, { method: "POST", body: { text: "Second note" }, headers: { "Idempotency-Key": "free-after-400" } }), 201);
     await expectError(await c.call("/api/v1/members", { method: "POST", body: addBody(ukMobile()), headers: { "Idempotency-Key": "bad key with spaces" } }), 400, "UA002");
+  });
+
+  it("keeps idempotency records 24 hours: an older key is free again, and the worker round purges old records", async () => {
+    const c = await apiClient(t.app);
+    const headers = { "Idempotency-Key": "order-2026-11-24-001" };
+    const first = await json(await c.call("/api/v1/members", { method: "POST", body: addBody(ukMobile()), headers }), 201);
+    const dayAgo = new Date(Date.now() - 24 * 3600_000 - 60_000).toISOString();
+    await t.app.db.updateTable("api_idempotency").set({ created_at: dayAgo }).where("business_id", "=", c.businessId).execute();
+    // Past 24 hours the key no longer holds: a different request with it is served, not refused.
+    const second = await json(await c.call("/api/v1/members", { method: "POST", body: addBody(ukMobile()), headers }), 201);
+    expect(second.id).not.toBe(first.id);
+    await t.app.db
+      .insertInto("api_idempotency")
+      .values({ business_id: c.businessId, idem_key: "stale", request_hash: "x", status: 201, response_body: "{}", location: null, created_at: dayAgo })
+      .execute();
+    const purged = await purgeIdempotency(t.app.db, new Date());
+    expect(purged).toBeGreaterThanOrEqual(1);
+    const left = await t.app.db.selectFrom("api_idempotency").select("idem_key").where("business_id", "=", c.businessId).execute();
+    expect(left.map((r) => r.idem_key)).toEqual(["order-2026-11-24-001"]);
   });
 
   it("creates, schedules, lists and deletes group messages until they are issued, charging and refunding credits", async () => {
