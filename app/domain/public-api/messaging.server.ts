@@ -31,6 +31,8 @@ export async function getApiConversation(db: Db, businessId: number, memberId: n
   const before = opts.before ? parseThreadCursor(opts.before) : null;
   if (opts.before && !before) throw new AppError("UA002", { reason: "cursor" }, { status: 400, field: "before" });
   const thread = await getThread(db, businessId, memberId, { before, limit: opts.limit }, now);
+  // A deleted member is gone for the API, as for the members operations.
+  if (thread.member.status === "DELETED") throw new AppError("NF001", undefined, { status: 404 });
   return {
     member: thread.member,
     conversation: thread.conversation,
