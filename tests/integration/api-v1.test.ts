@@ -284,10 +284,22 @@ describe.each(DIALECTS)("public API v1 (%s)", (dialect) => {
       .insertInto("api_idempotency")
       .values({ business_id: c.businessId, idem_key: "stale", request_hash: "x", status: 201, response_body: "{}", location: null, created_at: dayAgo })
       .execute();
+    // A request that died before storing its answer holds its key for a minute, then a retry takes it over; the
+    // DM it may have sent is found by the same key, so the retry sends nothing new.
+    const [m] = await seedMembers(t.app.db, c.businessId, 1);
+    const dmHeaders = { "Idempotency-Key": "dm-crashed-1" };
+    const sent = await json(await c.call(`/api/v1/members/${m.id}/messages`, { method: "POST", body: { text: "Your order is ready" }, headers: dmHeaders }), 201);
+    await t.app.db.updateTable("api_idempotency").set({ status: null, response_body: null }).where("business_id", "=", c.businessId).where("idem_key", "=", "dm-crashed-1").execute();
+    await expectError(await c.call(`/api/v1/members/${m.id}/messages`, { method: "POST", body: { text: "Your order is ready" }, headers: dmHeaders }), 409, "ID002");
+    await t.app.db.updateTable("api_idempotency").set({ created_at: new Date(Date.now() - 61_000).toISOString() }).where("business_id", "=", c.businessId).where("idem_key", "=", "dm-crashed-1").execute();
+    const retried = await json(await c.call(`/api/v1/members/${m.id}/messages`, { method: "POST", body: { text: "Your order is ready" }, headers: dmHeaders }), 201);
+    expect(retried.messageId).toBe(sent.messageId);
+    expect(await t.app.db.selectFrom("outbound").select("id").where("member_id", "=", m.id).execute()).toHaveLength(1);
+
     const purged = await purgeIdempotency(t.app.db, new Date());
     expect(purged).toBeGreaterThanOrEqual(1);
     const left = await t.app.db.selectFrom("api_idempotency").select("idem_key").where("business_id", "=", c.businessId).execute();
-    expect(left.map((r) => r.idem_key)).toEqual(["order-2026-11-24-001"]);
+    expect(left.map((r) => r.idem_key).sort()).toEqual(["dm-crashed-1", "order-2026-11-24-001"]);
   });
 
   it("creates, schedules, lists and deletes group messages until they are issued, charging and refunding credits", async () => {

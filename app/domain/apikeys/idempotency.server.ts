@@ -9,6 +9,12 @@ import type { DB } from "#db/types";
 type Db = Kysely<DB>;
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+/**
+ * A reservation still without an answer after this long belongs to a request that died (a crash between the
+ * work and storing its answer): the next retry may take the key over. Sends stay single even then, because DMs
+ * and group messages carry the same key in messages.idempotency_key, and a member cannot be added twice (BR021).
+ */
+export const IDEMPOTENCY_STALE_MS = 60_000;
 const PURGE_BATCH = 1000;
 
 export type IdempotencyStart =
@@ -39,13 +45,17 @@ export async function beginIdempotent(db: Db, businessId: number, key: string, r
   }
   const prior = await db
     .selectFrom("api_idempotency")
-    .select(["request_hash", "status", "response_body", "location"])
+    .select(["id", "request_hash", "status", "response_body", "location", "created_at"])
     .where("business_id", "=", businessId)
     .where("idem_key", "=", key)
     .executeTakeFirst();
   if (!prior) return beginIdempotent(db, businessId, key, requestHash, now);
   if (prior.request_hash !== requestHash) return { state: "MISMATCH" };
-  if (prior.status === null) return { state: "IN_PROGRESS" };
+  if (prior.status === null) {
+    if (Date.parse(prior.created_at) > now.getTime() - IDEMPOTENCY_STALE_MS) return { state: "IN_PROGRESS" };
+    await db.deleteFrom("api_idempotency").where("id", "=", prior.id).where("status", "is", null).execute();
+    return beginIdempotent(db, businessId, key, requestHash, now);
+  }
   return { state: "REPLAY", status: Number(prior.status), body: prior.response_body, location: prior.location };
 }
 
