@@ -73,6 +73,9 @@ export default [
     route("manageintegrations/webhooks", "routes/manageintegrations.webhooks.tsx"),
     // --- support chat with an agent ---
     route("agentchat", "routes/agentchat.tsx"),
+    // --- API keys for the public API (Administrator only) and the API reference ---
+    route("manageintegrations/apikeys", "routes/manageintegrations.apikeys.tsx"),
+    route("manageintegrations/apikeys/reference", "routes/manageintegrations.apikeys.reference.tsx"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
@@ -125,6 +128,18 @@ export default [
     route("subscription/change", "routes/api/subscription.change.ts"),
     route("payments", "routes/api/payments.ts"),
     route("payments/:invoiceNumber/invoice.pdf", "routes/api/payments.invoice.ts"),
+    // the public API for API-key clients (/api/v1/), and its OpenAPI document
+    route("v1/openapi.json", "routes/api/v1/openapi.json.ts"),
+    route("v1/members", "routes/api/v1/members.ts"),
+    route("v1/members/:id", "routes/api/v1/members.$id.ts"),
+    route("v1/members/:id/optout", "routes/api/v1/members.$id.optout.ts"),
+    route("v1/members/:id/messages", "routes/api/v1/members.$id.messages.ts"),
+    route("v1/groups", "routes/api/v1/groups.ts"),
+    route("v1/groups/:id/members", "routes/api/v1/groups.$id.members.ts"),
+    route("v1/groupmessages", "routes/api/v1/groupmessages.ts"),
+    route("v1/groupmessages/:id", "routes/api/v1/groupmessages.$id.ts"),
+    route("v1/campaigns", "routes/api/v1/campaigns.ts"),
+    route("v1/campaigns/:id", "routes/api/v1/campaigns.$id.ts"),
     route("*", "routes/api/not-found.ts"), // "api/*": JSON 404 for unknown /api/ paths, ahead of the page catch-all
   ]),
   // --- provider webhooks (Twilio) ---

@@ -226,7 +226,7 @@ export interface NumberPaceTable {
   tat_ms: number | string;
 }
 
-export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables, TeamTables, WebhookTables, OperatorTables {
+export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables, TeamTables, WebhookTables, OperatorTables, ApiKeyTables {
   businesses: BusinessesTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -872,4 +872,47 @@ export interface OperatorTables {
   operator_sessions: OperatorSessionsTable;
   operator_audit: OperatorAuditTable;
   saved_replies: SavedRepliesTable;
+}
+
+// ---- API keys and the public API's idempotency records ----
+
+export type ApiPermission = "NONE" | "READ" | "WRITE";
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  business_id: number;
+  name: string;
+  enabled: Generated<number>;
+  member_permission: ApiPermission;
+  messaging_permission: ApiPermission;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+}
+
+export interface ApiKeySecretsTable {
+  id: Generated<number>;
+  api_key_id: number;
+  secret_hash: string;
+  last_four: string;
+  created_at: string;
+  expires_at: string | null;
+}
+
+export interface ApiIdempotencyTable {
+  id: Generated<number>;
+  business_id: number;
+  idem_key: string;
+  request_hash: string;
+  status: number | null;
+  response_body: string | null;
+  location: string | null;
+  created_at: string;
+}
+
+export interface ApiKeyTables {
+  api_keys: ApiKeysTable;
+  api_key_secrets: ApiKeySecretsTable;
+  api_idempotency: ApiIdempotencyTable;
 }

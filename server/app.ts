@@ -13,6 +13,7 @@ import { depsContext, type AppDeps } from "~/lib/context.server";
 import { newNonce, nonceContext } from "~/lib/csp.server";
 import { configureToastCookie } from "~/lib/toast.server";
 import { hasBadPath, isMachinePath, methodNotAllowedAnswer, notFoundAnswer, pickLocale, ROUTER_METHODS } from "~/lib/early-answers.server";
+import { takeRateLimit } from "~/lib/public-api/rate-limit.server";
 import { createSmsProvider } from "~/providers/sms/index.server";
 import { createPaymentProvider } from "~/providers/payments/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
@@ -130,6 +131,18 @@ export async function createApp(env: Record<string, string | undefined> = proces
   // only mounts `app`), but server.js hands them to handleWebhook before Express sees them.
   app.post(Object.keys(WEBHOOKS), (req, res) => {
     handleWebhook(req, res);
+  });
+  // The public API's per-key rate limit, answered here before React Router: a refused request costs a hash and a
+  // map lookup, so a flood on one key does no routing or database work (decision 014).
+  app.use("/api/v1/", (req, res, next) => {
+    const limit = takeRateLimit(req.headers.authorization, config.apiRateLimit);
+    if (!limit) return next();
+    res.set(limit.headers);
+    if (!limit.refused) return next();
+    const refused = limit.refused;
+    answerAfterBody(req, () => {
+      res.status(429).set(refused.headers).json(refused.body);
+    });
   });
   app.use(
     createRequestHandler({

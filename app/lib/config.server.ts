@@ -85,6 +85,9 @@ const schema = z
       .string()
       .regex(/^[1-7](,[1-7])*$/, "must be ISO weekday numbers separated by commas (1 is Monday), e.g. 1,2,3,4,5")
       .default("1,2,3,4,5"),
+    // --- the public API (/api/v1/) ---
+    API_RATE_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(10),
+    API_RATE_BURST: z.coerce.number().int().min(1).max(100_000).default(10),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -158,6 +161,8 @@ export interface Config {
   webhooks: { allowPrivate: boolean };
   /** The support chat's opening hours in UK time: ISO weekdays (1 = Monday) and minutes past midnight. */
   support: { days: number[]; openMinute: number; closeMinute: number };
+  /** The public API's per-key rate limit: a token bucket of `burst` requests refilled at `ratePerSecond`. */
+  apiRateLimit?: { ratePerSecond: number; burst: number };
 }
 
 export class ConfigError extends Error {}
@@ -229,6 +234,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // Private, loopback and link-local endpoints are refused in production (server-side request forgery).
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ?? e.NODE_ENV !== "production" },
     support: supportHours(e.SUPPORT_HOURS, e.SUPPORT_DAYS),
+    apiRateLimit: { ratePerSecond: e.API_RATE_PER_SECOND, burst: e.API_RATE_BURST },
   };
 }
 

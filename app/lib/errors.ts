@@ -8,6 +8,8 @@ export const ERROR_CODES = [
   "BR049", "BR050", "UA001", "UA002", "UA003", "UA004", "UA005", "FB001", "NF002", "NF003",
   // billing: payments and plan changes
   "PY001", "PY002", "PY003", "PY004", "PY005", "PY006", "PY007", "PY008",
+  // the public API: an Idempotency-Key reused with another request, or still in use; a key's rate limit
+  "ID001", "ID002", "RL001",
 ] as const;
 
 /** Codes that show the generic message. */

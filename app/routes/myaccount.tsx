@@ -45,6 +45,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     defaults: t.defaults,
     canEdit: can(user, "settings:manage"),
     canManageTeam: can(user, "team:manage"),
+    canManageApiKeys: can(user, "apikeys:manage"),
   };
 }
 
@@ -135,6 +136,11 @@ export default function MyAccount({ loaderData }: Route.ComponentProps) {
             {d.canManageTeam ? (
               <li>
                 <Link to="/manageteam">{t("myaccount.links.team")}</Link>
+              </li>
+            ) : null}
+            {d.canManageApiKeys ? (
+              <li>
+                <Link to="/manageintegrations/apikeys">{t("apikeys.title")}</Link>
               </li>
             ) : null}
           </ul>

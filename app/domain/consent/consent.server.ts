@@ -334,6 +334,8 @@ export async function subscribeImported(
   batch: readonly ImportedMember[],
   evidence: string,
   now: Date,
+  /** How the business told us (a CSV import, or a call to the public API). */
+  channel: ConsentChannel = "IMPORT",
 ): Promise<{ ids: Map<string, number>; added: number; updated: number; objected: Set<string> }> {
   const at = now.toISOString();
   const objected = await objectedPhones(trx, businessId, batch.map((b) => b.phone));
@@ -358,7 +360,7 @@ export async function subscribeImported(
       set.status = "SUBSCRIBED";
       set.joined_at = at;
       set.opted_out_at = null;
-      consentRows.push({ business_id: businessId, member_id: m.existing.id, phone: m.phone, action: m.existing.status === "PENDING" ? "OPTED_IN" : "REJOINED", channel: "IMPORT", evidence, created_at: at });
+      consentRows.push({ business_id: businessId, member_id: m.existing.id, phone: m.phone, action: m.existing.status === "PENDING" ? "OPTED_IN" : "REJOINED", channel, evidence, created_at: at });
       changes.push({ businessId, memberId: m.existing.id, phone: m.phone, from: m.existing.status, to: "SUBSCRIBED" });
       added++;
     } else updated++;
@@ -390,7 +392,7 @@ export async function subscribeImported(
     for (const r of inserted) {
       const id = Number(r.id);
       ids.set(r.phone, id);
-      consentRows.push({ business_id: businessId, member_id: id, phone: r.phone, action: "OPTED_IN", channel: "IMPORT", evidence, created_at: at });
+      consentRows.push({ business_id: businessId, member_id: id, phone: r.phone, action: "OPTED_IN", channel, evidence, created_at: at });
       changes.push({ businessId, memberId: id, phone: r.phone, from: null, to: "SUBSCRIBED" });
     }
     added += inserted.length;

@@ -15,6 +15,7 @@ import { runExportFiles } from "~/domain/exports/exports.server";
 import { deliverDue } from "~/domain/webhooks/delivery.server";
 import { HttpWebhookTransport } from "~/providers/webhooks/http.server";
 import type { WebhookTransport } from "~/providers/webhooks/types";
+import { purgeIdempotency } from "~/domain/apikeys/idempotency.server";
 
 export type { WorkerRound } from "./round";
 
@@ -57,5 +58,7 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
     { name: "emails", run: () => sendDueEmails(deps.db, email, deps.now()) },
     // Outbound webhooks: signed deliveries to the businesses' endpoints, with retries.
     { name: "webhooks", run: () => deliverDue({ db: deps.db, now: deps.now, transport: webhookTransport }) },
+    // The public API's idempotency records, once their 24 hours are up.
+    { name: "api-idempotency-purge", run: () => purgeIdempotency(deps.db, deps.now()) },
   ];
 }

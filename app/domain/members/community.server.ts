@@ -1,7 +1,7 @@
 // Community: the members list (search, tabs, paging), member info, invitations (double opt-in),
 // edits (mandatory attributes, duplicate and invalid numbers), deletion, the member's own form
 // (/myinfo/{ref}: edit, join, unsubscribe) and the business's default opt-in/opt-out texts.
-import { sql, type Kysely } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely } from "kysely";
 import type { DB, Member, MemberStatus } from "#db/types";
 import { AppError } from "~/lib/errors";
 import { parseUkMobile } from "~/lib/phone";
@@ -18,6 +18,7 @@ import {
   optOut,
   requestOptIn,
   subscribe,
+  subscribeImported,
 } from "~/domain/consent/consent.server";
 import { checkCode, issueCode } from "~/domain/accounts/codes.server";
 import { consentHistory, findMemberByPhone } from "./core.server";
@@ -45,6 +46,32 @@ function likePattern(q: string): string {
   return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * The members list's search: the name, the number (digits, 07… or +44…) or any custom attribute value
+ * (case-insensitive, substring). Also used by the public API's member list.
+ */
+export function memberSearch(businessId: number, q: string) {
+  const pattern = likePattern(q);
+  const digits = q.replace(/[\s()\-]/g, "");
+  const phoneDigits = /^\+?\d{3,}$/.test(digits) ? digits.replace(/^\+/, "").replace(/^0/, "44") : null;
+  return (eb: ExpressionBuilder<DB, "members">) =>
+    eb.or([
+      eb(sql`lower(members.full_name)`, "like", sql`${pattern} escape '\\'`),
+      eb(sql`lower(members.first_name)`, "like", sql`${pattern} escape '\\'`),
+      ...(phoneDigits ? [eb("members.phone", "like", `%${phoneDigits}%`)] : []),
+      // One pass over this business's attribute values (index attribute_id, value_text), not a probe per member.
+      eb(
+        "members.id",
+        "in",
+        eb
+          .selectFrom("member_attribute_values as v")
+          .select("v.member_id")
+          .where("v.attribute_id", "in", eb.selectFrom("attributes").select("attributes.id").where("attributes.business_id", "=", businessId))
+          .where(sql`lower(v.value_text)`, "like", sql`${pattern} escape '\\'`),
+      ),
+    ]);
+}
+
 export interface MemberListQuery {
   tab: MemberTab;
   q?: string;
@@ -70,28 +97,7 @@ export async function listMembers(db: Db, businessId: number, query: MemberListQ
   const q = (query.q ?? "").trim().slice(0, 100);
   const base = (statuses: MemberStatus[]) => {
     let s = db.selectFrom("members").where("members.business_id", "=", businessId).where("members.status", "in", statuses);
-    if (q) {
-      const pattern = likePattern(q);
-      const digits = q.replace(/[\s()\-]/g, "");
-      const phoneDigits = /^\+?\d{3,}$/.test(digits) ? digits.replace(/^\+/, "").replace(/^0/, "44") : null;
-      s = s.where((eb) =>
-        eb.or([
-          eb(sql`lower(members.full_name)`, "like", sql`${pattern} escape '\\'`),
-          eb(sql`lower(members.first_name)`, "like", sql`${pattern} escape '\\'`),
-          ...(phoneDigits ? [eb("members.phone", "like", `%${phoneDigits}%`)] : []),
-          // One pass over this business's attribute values (index attribute_id, value_text), not a probe per member.
-          eb(
-            "members.id",
-            "in",
-            eb
-              .selectFrom("member_attribute_values as v")
-              .select("v.member_id")
-              .where("v.attribute_id", "in", eb.selectFrom("attributes").select("attributes.id").where("attributes.business_id", "=", businessId))
-              .where(sql`lower(v.value_text)`, "like", sql`${pattern} escape '\\'`),
-          ),
-        ]),
-      );
-    }
+    if (q) s = s.where(memberSearch(businessId, q));
     return s;
   };
   // The three tab counts in one pass.
@@ -291,7 +297,14 @@ export async function deleteMember(db: Db, businessId: number, memberId: number,
  * member is BR021, one already invited BR045, and a number that objected BR039 (nothing is sent: only the
  * person can undo their objection).
  */
-export async function inviteMember(db: Db, businessId: number, input: MemberFields, now: Date, actorId: number | null = null): Promise<Member> {
+export async function inviteMember(
+  db: Db,
+  businessId: number,
+  input: MemberFields,
+  now: Date,
+  actorId: number | null = null,
+  origin: { channel: "INVITE" | "API"; evidence: string } = { channel: "INVITE", evidence: "Invited by the business from /invitemember" },
+): Promise<Member> {
   const phone = validPhone(input.phone);
   const attributes = await listAttributes(db, businessId);
   const parsed = parseFields(input, attributes, attributes, new Map());
@@ -303,7 +316,7 @@ export async function inviteMember(db: Db, businessId: number, input: MemberFiel
     if (existing?.status === "OPTED_OUT") throw new AppError("BR039", undefined, { field: "phone" });
     const { member } = await requestOptIn(
       trx,
-      { business, phone, member: existing ?? null, actor: "BUSINESS", channel: "INVITE", evidence: "Invited by the business from /invitemember", firstName: parsed.first_name, fullName: parsed.full_name },
+      { business, phone, member: existing ?? null, actor: "BUSINESS", channel: origin.channel, evidence: origin.evidence, firstName: parsed.first_name, fullName: parsed.full_name },
       now,
     );
     const cols = columnsOf(parsed);
@@ -312,6 +325,29 @@ export async function inviteMember(db: Db, businessId: number, input: MemberFiel
     await writeMemberValues(trx, businessId, member.id, parsed.values);
     await memberDataChanged(trx, { businessId, memberId: member.id }, now);
     return (await trx.selectFrom("members").selectAll().where("id", "=", member.id).executeTakeFirstOrThrow()) as Member;
+  });
+}
+
+/**
+ * Adds a member on the business's word that it already holds their consent (the public API's PRIOR_CONSENT,
+ * like an import): SUBSCRIBED at once, an API entry with the evidence in the consent log, no text sent. A
+ * subscribed member is BR021; a number that objected BR039 (only the person can undo their objection).
+ */
+export async function addConsentedMember(db: Db, businessId: number, input: MemberFields, evidence: string, now: Date): Promise<Member> {
+  const phone = validPhone(input.phone);
+  const attributes = await listAttributes(db, businessId);
+  const parsed = parseFields(input, attributes, attributes, new Map());
+  return db.transaction().execute(async (trx) => {
+    const existing = await findMemberByPhone(trx, businessId, phone);
+    if (existing?.status === "SUBSCRIBED") throw new AppError("BR021", undefined, { field: "phone" });
+    const { ids, objected } = await subscribeImported(trx, businessId, [{ phone, existing: existing ? { id: existing.id, status: existing.status } : null, columns: {} }], evidence, now, "API");
+    const id = ids.get(phone);
+    if (objected.has(phone) || id === undefined) throw new AppError("BR039", undefined, { field: "phone" });
+    const cols = columnsOf(parsed);
+    if (Object.keys(cols).length) await trx.updateTable("members").set(cols).where("id", "=", id).where("business_id", "=", businessId).execute();
+    await writeMemberValues(trx, businessId, id, parsed.values);
+    await memberDataChanged(trx, { businessId, memberId: id }, now);
+    return (await trx.selectFrom("members").selectAll().where("id", "=", id).executeTakeFirstOrThrow()) as Member;
   });
 }
 
