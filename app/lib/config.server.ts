@@ -75,6 +75,10 @@ const schema = z
     EMAIL_PROVIDER: z.enum(["outbox", "smtp"]).default("outbox"),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
     EMAIL_FROM: z.string().min(3).max(200).default("Textcircle <no-reply@textcircle.invalid>"),
+    // --- shop integration (discount codes) ---
+    SHOP_PROVIDER: z.enum(["simulator", "shopify"]).default("simulator"),
+    SHOPIFY_API_VERSION: z.string().regex(/^(\d{4}-\d{2}|unstable)$/, "must look like 2025-10").default("2025-10"),
+    SHOPIFY_API_BASE: z.string().url().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -142,6 +146,8 @@ export interface Config {
   };
   /** Emails: the embedded outbox (shown at /outbox where the simulator is served) or SMTP. */
   email: { provider: Env["EMAIL_PROVIDER"]; smtpUrl: string | null; from: string; outboxServed: boolean };
+  /** The shop integration: the shop simulator (its page served where the SMS simulator's is) or Shopify. */
+  shop: { provider: Env["SHOP_PROVIDER"]; simulatorServed: boolean; shopify: { apiVersion: string; apiBase?: string } };
 }
 
 export class ConfigError extends Error {}
@@ -208,6 +214,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       smtpUrl: e.SMTP_URL ?? null,
       from: e.EMAIL_FROM,
       outboxServed: e.EMAIL_PROVIDER === "outbox" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
+    },
+    shop: {
+      provider: e.SHOP_PROVIDER,
+      simulatorServed: e.SHOP_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
+      shopify: { apiVersion: e.SHOPIFY_API_VERSION, apiBase: e.SHOPIFY_API_BASE },
     },
   };
 }

@@ -12,6 +12,10 @@ import type { PaymentProvider } from "~/providers/payments/types";
 import type { WorkerRound } from "./round";
 import { runDueFires } from "~/domain/campaigns/engine.server";
 import { runExportFiles } from "~/domain/exports/exports.server";
+import { runShopCodeRequests } from "~/domain/shop/codes.server";
+import { sendWaitingDraft } from "~/domain/group-messages/group-messages.server";
+import { createShopProvider } from "~/providers/shop/index.server";
+import type { ShopProvider } from "~/providers/shop/types";
 
 export type { WorkerRound } from "./round";
 
@@ -26,11 +30,17 @@ export interface JobDeps {
     billing?: BillingSettings;
     /** Where emails go (the embedded outbox when absent). */
     email?: Config["email"];
+    /** The shop integration's adapter (the shop simulator when absent). */
+    shop?: Config["shop"];
+    /** Seals stored secrets (shop access tokens). */
+    sessionSecret?: string;
   };
   /** The email provider (from config.email when absent). */
   email?: EmailProvider;
   /** The payment provider (the payment simulator when absent). */
   payments?: PaymentProvider;
+  /** The shop provider for discount codes (from config.shop when absent; the shop simulator by default). */
+  shop?: ShopProvider;
 }
 
 /** The rounds, in the order a single `tick()` runs them. */
@@ -38,6 +48,7 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
   const payments = deps.payments ?? new SimulatorPaymentProvider(deps.db, deps.now);
   const billing = deps.config.billing ?? DEFAULT_BILLING;
   const email = deps.email ?? createEmailProvider({ email: deps.config.email ?? { provider: "outbox", smtpUrl: null, from: "", outboxServed: false } });
+  const shop = deps.shop ?? createShopProvider({ provider: deps.config.shop?.provider ?? "simulator", shopify: deps.config.shop?.shopify }, deps.db, deps.now);
   return [
     // Campaign steps that have come due: issues, closes, draws, reminders.
     { name: "campaign-fires", run: () => runDueFires(deps) },
@@ -47,5 +58,19 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
     { name: "renewals", run: () => renewDue(deps.db, payments, billing, deps.now()) },
     // Emails (invoices, payment failures…) through the outbox or SMTP.
     { name: "emails", run: () => sendDueEmails(deps.db, email, deps.now()) },
+    // Discount codes asked for by sends that use {{shopify.code}}; a group message waiting for them is then sent.
+    {
+      name: "shop-codes",
+      run: () =>
+        runShopCodeRequests({
+          db: deps.db,
+          now: deps.now,
+          shop,
+          secret: deps.config.sessionSecret ?? "",
+          onReady: async (r) => {
+            if (r.draftId !== null) await sendWaitingDraft(deps, r.businessId, r.draftId);
+          },
+        }),
+    },
   ];
 }
