@@ -161,9 +161,7 @@ export default function ManageIntegrations({ loaderData }: Route.ComponentProps)
             <>
               <dl className="members-dl" data-testid="shop-details">
                 <dt>{t("shop.card.shop")}</dt>
-                <dd>
-                  {d.integration.shopName} ({d.integration.shopDomain})
-                </dd>
+                <dd>{`${d.integration.shopName} (${d.integration.shopDomain})`}</dd>
                 <dt>{t("shop.card.token")}</dt>
                 <dd>{t("shop.card.tokenEnding", { last4: d.integration.tokenLast4 })}</dd>
                 <dt>{t("shop.card.since")}</dt>
