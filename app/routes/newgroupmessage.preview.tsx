@@ -167,12 +167,15 @@ export default function PreviewStep() {
         </div>
       ) : null}
       <FormErrors errors={form.errors} id={form.errorId} />
-      <AppForm {...getFormProps(form)} className="form">
-        <input type="hidden" name="draftId" value={p.draftId} />
-        <Button className="btn--block" disabled={busy}>
-          {p.sendMode === "LATER" ? t("groupmessages.preview.schedule") : t("groupmessages.preview.send")}
-        </Button>
-      </AppForm>
+      {/* While its codes are being made the message is already on its way: nothing to press. */}
+      {p.codes && p.codes.status !== "FAILED" ? null : (
+        <AppForm {...getFormProps(form)} className="form">
+          <input type="hidden" name="draftId" value={p.draftId} />
+          <Button className="btn--block" disabled={busy}>
+            {p.sendMode === "LATER" ? t("groupmessages.preview.schedule") : t("groupmessages.preview.send")}
+          </Button>
+        </AppForm>
+      )}
       <p className="gm-back">
         <Link to={`/newgroupmessage/schedule?draft=${p.draftId}`}>{t("groupmessages.preview.back")}</Link>
         {" · "}

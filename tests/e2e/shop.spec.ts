@@ -36,7 +36,7 @@ function setQuietHours(hours: { start: string; end: string } | null): { start: s
   });
 }
 
-/** Each run starts with no shop connected (the other project's run leaves one). */
+/** Each run starts with no shop connected, and leaves none for the specs after it. */
 function forgetShop(): void {
   withDb((db) => db.prepare("DELETE FROM shop_integrations WHERE business_id = (SELECT id FROM businesses WHERE phone_number = ?)").run(DEMO.number));
 }
@@ -49,6 +49,7 @@ test.describe("shop discount codes", () => {
   });
   test.afterEach(() => {
     if (quiet) setQuietHours(quiet);
+    forgetShop();
   });
 
   test("connect the simulator shop, send {{shopify.code}} to a group, each member gets their own code", async ({ page, javaScriptEnabled }, testInfo) => {
