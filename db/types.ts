@@ -746,6 +746,7 @@ export interface ShopCodeRequestsTable {
   id: Generated<number>;
   business_id: number;
   draft_id: number | null;
+  fire_id: Generated<number | null>;
   needed: number;
   made: Generated<number>;
   status: "PENDING" | "MAKING" | "READY" | "FAILED";

@@ -40,6 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await withId(db, db.schema.createTable("shop_code_requests"))
     .addColumn("business_id", idType, (c) => c.notNull().references("businesses.id").onDelete("cascade"))
     .addColumn("draft_id", idType) // the group message waiting for these codes, if any
+    .addColumn("fire_id", idType) // or the campaign step waiting for them
     .addColumn("needed", "integer", (c) => c.notNull())
     .addColumn("made", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("status", "text", (c) => c.notNull()) // PENDING | MAKING | READY | FAILED
@@ -52,6 +53,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex("shop_code_requests_due_idx").on("shop_code_requests").columns(["status", "next_attempt_at"]).execute();
   await db.schema.createIndex("shop_code_requests_draft_uq").on("shop_code_requests").column("draft_id").unique().execute();
+  await db.schema.createIndex("shop_code_requests_fire_uq").on("shop_code_requests").column("fire_id").unique().execute();
   await db.schema.createIndex("shop_code_requests_business_idx").on("shop_code_requests").columns(["business_id", "id"]).execute();
 
   await withId(db, db.schema.createTable("sim_shop_codes"))

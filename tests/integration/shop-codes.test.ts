@@ -18,6 +18,9 @@ import { SimulatorShopProvider } from "~/providers/shop/simulator.server";
 import { ShopifyShopProvider } from "~/providers/shop/shopify.server";
 import type { ShopProvider } from "~/providers/shop/types";
 import type { Database } from "#db/index";
+import { createCampaign, getCampaign } from "~/domain/campaigns/campaigns.server";
+import { fireNow, runDueFires } from "~/domain/campaigns/engine.server";
+import { campaignInput } from "~/domain/campaigns/model";
 
 const SECRET = "test-secret-test-secret-test-secret-123";
 let fake: FakeShopify;
@@ -241,6 +244,51 @@ describe.each(DIALECTS)("shop integration (%s)", (dialect) => {
     expect(await t.db.selectFrom("messages").select("id").where("business_id", "=", b.businessId).execute()).toEqual([]);
     await sendDraftOrWait(deps, { businessId: b.businessId, userId: b.id, draftId: db2 });
     expect(await codeRequestForDraft(t.db, b.businessId, db2)).toMatchObject({ status: "PENDING", attempts: 0, errorReason: null });
+  });
+
+  it("puts a campaign's issue off until its codes are made, then sends each member their own; fails it when the shop cannot", async () => {
+    const sim = new SimulatorShopProvider(t.db, clock.now);
+    const a = await connected(sim, "camp-shop.myshopify.com", "shpat_ok", "gid://shopify/DiscountCodeNode/1003");
+    await seedMembers(t.db, a.businessId, 3);
+    const deps = pipelineDeps(t.db, clock, 0);
+    const rounds = (shop: ShopProvider) =>
+      runShopCodeRequests({ db: t.db, now: clock.now, shop, secret: SECRET, onReady: async (r) => (r.fireId !== null ? fireNow(t.db, r.fireId, clock.now()) : undefined) });
+    const poll = await createCampaign(deps, {
+      businessId: a.businessId,
+      userId: a.id,
+      input: campaignInput.parse({ type: "POLL", name: "Deal", messageText: "Tea or coffee? {{shopify.code}} gets you £5 off", contactGroupId: -1, closeDate: new Date(clock.t + 7_200_000).toISOString(), responseOptions: ["Tea", "Coffee"] }),
+    });
+    await runDueFires(deps);
+    expect((await getCampaign(t.db, a.businessId, poll.id))!.status).not.toBe("LIVE");
+    const req = await t.db.selectFrom("shop_code_requests").selectAll().where("business_id", "=", a.businessId).executeTakeFirstOrThrow();
+    expect(req).toMatchObject({ status: "PENDING", needed: 3 });
+    expect(req.fire_id).not.toBeNull();
+    // Asking again while it waits adds no second request.
+    await runDueFires({ ...deps, now: () => new Date(clock.t + 61_000) });
+    expect(await t.db.selectFrom("shop_code_requests").select("id").where("business_id", "=", a.businessId).execute()).toHaveLength(1);
+    await rounds(sim);
+    await runDueFires(deps);
+    expect((await getCampaign(t.db, a.businessId, poll.id))!.status).toBe("LIVE");
+    const bodies = await t.db.selectFrom("outbound").innerJoin("messages", "messages.id", "outbound.message_id").select("outbound.body").where("messages.campaign_id", "=", poll.id).execute();
+    const codes = bodies.map((b) => /\? ([A-Z2-9]{5}-[A-Z2-9]{5}) gets/.exec(b.body)?.[1]);
+    expect(new Set(codes).size).toBe(3);
+    expect(codes.every(Boolean)).toBe(true);
+
+    // A shop that refuses: the request fails, and so does the campaign, with nothing sent.
+    const b = await connected(sim, "camp-shop-2.myshopify.com", "shpat_ok", "gid://shopify/DiscountCodeNode/1003");
+    await seedMembers(t.db, b.businessId, 2);
+    const other = await createCampaign(deps, {
+      businessId: b.businessId,
+      userId: b.id,
+      input: campaignInput.parse({ type: "POLL", name: "Deal", messageText: "Yes or no? {{shopify.code}}", contactGroupId: -1, closeDate: new Date(clock.t + 7_200_000).toISOString(), responseOptions: ["Yes", "No"] }),
+    });
+    await runDueFires(deps);
+    await t.db.updateTable("shop_integrations").set({ shop_domain: "frozen.myshopify.com" }).where("business_id", "=", b.businessId).execute();
+    await rounds(sim);
+    clock.advance(61_000);
+    await runDueFires(deps);
+    expect(await getCampaign(t.db, b.businessId, other.id)).toMatchObject({ status: "FAILED" });
+    expect(await t.db.selectFrom("messages").select("id").where("campaign_id", "=", other.id).execute()).toEqual([]);
   });
 
   it("keeps each business's shop, codes and requests to itself", async () => {

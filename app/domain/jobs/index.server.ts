@@ -10,7 +10,7 @@ import type { Config } from "~/lib/config.server";
 import { SimulatorPaymentProvider } from "~/providers/payments/simulator.server";
 import type { PaymentProvider } from "~/providers/payments/types";
 import type { WorkerRound } from "./round";
-import { runDueFires } from "~/domain/campaigns/engine.server";
+import { fireNow, runDueFires } from "~/domain/campaigns/engine.server";
 import { runExportFiles } from "~/domain/exports/exports.server";
 import { runShopCodeRequests } from "~/domain/shop/codes.server";
 import { sendWaitingDraft } from "~/domain/group-messages/group-messages.server";
@@ -69,6 +69,7 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
           secret: deps.config.sessionSecret ?? "",
           onReady: async (r) => {
             if (r.draftId !== null) await sendWaitingDraft(deps, r.businessId, r.draftId);
+            if (r.fireId !== null) await fireNow(deps.db, r.fireId, deps.now());
           },
         }),
     },

@@ -109,6 +109,22 @@ export async function reserveCodes(trx: Db, businessId: number, messageId: numbe
 }
 
 /**
+ * Asks for codes for a campaign step (a fire) that could not go out: one request per fire. An open request is left
+ * to run; a finished one (its codes taken by another send meanwhile) is asked again. Answers the request's state
+ * before this call: FAILED means the shop could not make them (the caller gives up), null means there was none.
+ */
+export async function requestCodesForFire(db: Db, input: { businessId: number; needed: number; fireId: number }, now: Date): Promise<{ status: CodeRequestView["status"]; reason: string | null } | null> {
+  const at = now.toISOString();
+  const existing = await db.selectFrom("shop_code_requests").select(["id", "status", "error_reason"]).where("business_id", "=", input.businessId).where("fire_id", "=", input.fireId).executeTakeFirst();
+  if (existing?.status === "FAILED") return { status: "FAILED", reason: existing.error_reason };
+  if (existing?.status === "PENDING" || existing?.status === "MAKING") return { status: existing.status, reason: null };
+  const values = { needed: input.needed, made: 0, status: "PENDING" as const, attempts: 0, next_attempt_at: at, lease_until: null, error_reason: null, updated_at: at };
+  if (existing) await db.updateTable("shop_code_requests").set(values).where("id", "=", existing.id).execute();
+  else await db.insertInto("shop_code_requests").values({ ...values, business_id: input.businessId, draft_id: null, fire_id: input.fireId, created_at: at }).execute();
+  return existing ? { status: existing.status, reason: null } : null;
+}
+
+/**
  * Asks for codes: a request for `needed` codes (the whole send; the round makes only what the free codes lack).
  * A group message's request is one per draft: asking again resets it.
  */
@@ -207,14 +223,15 @@ export interface ShopCodeDeps {
   shop: ShopProvider;
   /** The secret the access tokens are sealed with (config.sessionSecret). */
   secret: string;
-  /** Called once a request's codes are all made (a waiting group message is sent). */
-  onReady?: (request: { id: number; businessId: number; draftId: number | null }) => Promise<void>;
+  /** Called once a request's codes are all made (a waiting group message is sent, a waiting campaign step is due). */
+  onReady?: (request: { id: number; businessId: number; draftId: number | null; fireId: number | null }) => Promise<void>;
 }
 
 interface Claimed {
   id: number;
   business_id: number;
   draft_id: number | null;
+  fire_id: number | null;
   needed: number;
   attempts: number;
 }
@@ -236,9 +253,10 @@ export async function runShopCodeRequests(deps: ShopCodeDeps, limit = REQUEST_BA
     where: due,
     orderBy: sql`next_attempt_at, id`,
     limit,
-    returning: sql`id, business_id, draft_id, needed, attempts`,
+    returning: sql`id, business_id, draft_id, fire_id, needed, attempts`,
   });
-  for (const r of claimed) await makeCodes(deps, { id: Number(r.id), businessId: Number(r.business_id), draftId: r.draft_id === null ? null : Number(r.draft_id), needed: Number(r.needed), attempts: Number(r.attempts) });
+  const idOf = (v: number | null) => (v === null ? null : Number(v));
+  for (const r of claimed) await makeCodes(deps, { id: Number(r.id), businessId: Number(r.business_id), draftId: idOf(r.draft_id), fireId: idOf(r.fire_id), needed: Number(r.needed), attempts: Number(r.attempts) });
   return claimed.length;
 }
 
@@ -251,7 +269,7 @@ async function setRequest(db: Db, id: number, values: Partial<{ status: CodeRequ
     .execute();
 }
 
-async function makeCodes(deps: ShopCodeDeps, req: { id: number; businessId: number; draftId: number | null; needed: number; attempts: number }): Promise<void> {
+async function makeCodes(deps: ShopCodeDeps, req: { id: number; businessId: number; draftId: number | null; fireId: number | null; needed: number; attempts: number }): Promise<void> {
   const { db } = deps;
   const fail = (reason: string) => setRequest(db, req.id, { status: "FAILED", error_reason: reason, lease_until: null }, deps.now());
   const creds = await shopCredentials(db, req.businessId, deps.secret);
@@ -290,7 +308,7 @@ async function makeCodes(deps: ShopCodeDeps, req: { id: number; businessId: numb
   await setRequest(db, req.id, { status: "READY", made, lease_until: null, error_reason: null }, deps.now());
   if (!deps.onReady) return;
   try {
-    await deps.onReady({ id: req.id, businessId: req.businessId, draftId: req.draftId });
+    await deps.onReady({ id: req.id, businessId: req.businessId, draftId: req.draftId, fireId: req.fireId });
   } catch (error) {
     // The send itself was refused (no credit left, an empty group…): the request shows why.
     if (!(error instanceof AppError)) throw error;
