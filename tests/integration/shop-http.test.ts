@@ -35,6 +35,7 @@ describe.each(DIALECTS)("integrations page (%s)", (dialect) => {
     expect(await (await member.get("/myaccount")).text()).not.toContain('href="/manageintegrations"');
     expect(await (await admin.get("/myaccount")).text()).toContain('href="/manageintegrations"');
 
+    expect(await (await admin.get("/quickpoll")).text()).not.toContain("{{shopify.code}}");
     const empty = pageText(await (await admin.get("/manageintegrations")).text());
     expect(empty).toContain("Not connected");
     expect(empty).toContain("API keys");
@@ -62,6 +63,7 @@ describe.each(DIALECTS)("integrations page (%s)", (dialect) => {
     expect(pageText(await (await admin.get("/manageintegrations")).text())).toContain("{{shopify.code}}");
     // The composer offers the tag now.
     expect(await (await admin.get("/newgroupmessage")).text()).toContain("Discount code");
+    expect(await (await admin.get("/quickpoll")).text()).toContain("{{shopify.code}}");
 
     // Another business sees nothing of it.
     const other = await createAccount(t.app.db);
