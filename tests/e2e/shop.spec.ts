@@ -36,6 +36,21 @@ function setQuietHours(hours: { start: string; end: string } | null): { start: s
   });
 }
 
+type Credits = { trial_credits: number; message_allowance: number; allowance_used: number };
+
+/**
+ * The demo's credits, read before and put back after: this spec texts every subscriber twice (JavaScript on and
+ * off), which the specs after it would otherwise find missing from the demo trial.
+ */
+function credits(restore?: Credits): Credits {
+  return withDb((db) => {
+    if (restore) {
+      db.prepare("UPDATE businesses SET trial_credits = ?, message_allowance = ?, allowance_used = ? WHERE phone_number = ?").run(restore.trial_credits, restore.message_allowance, restore.allowance_used, DEMO.number);
+    }
+    return db.prepare("SELECT trial_credits, message_allowance, allowance_used FROM businesses WHERE phone_number = ?").get(DEMO.number) as Credits;
+  });
+}
+
 /** Each run starts with no shop connected, and leaves none for the specs after it. */
 function forgetShop(): void {
   withDb((db) => db.prepare("DELETE FROM shop_integrations WHERE business_id = (SELECT id FROM businesses WHERE phone_number = ?)").run(DEMO.number));
@@ -43,12 +58,15 @@ function forgetShop(): void {
 
 test.describe("shop discount codes", () => {
   let quiet: { start: string; end: string } | null = null;
+  let before: Credits | null = null;
   test.beforeEach(() => {
     quiet = setQuietHours(null);
+    before = credits();
     forgetShop();
   });
   test.afterEach(() => {
     if (quiet) setQuietHours(quiet);
+    if (before) credits(before);
     forgetShop();
   });
 
