@@ -76,6 +76,8 @@ export default [
     // --- API keys for the public API (Administrator only) and the API reference ---
     route("manageintegrations/apikeys", "routes/manageintegrations.apikeys.tsx"),
     route("manageintegrations/apikeys/reference", "routes/manageintegrations.apikeys.reference.tsx"),
+    // --- integrations (Administrator only): the shop's discount codes ---
+    route("manageintegrations", "routes/manageintegrations.tsx"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
@@ -152,6 +154,8 @@ export default [
   // --- email outbox (the embedded email provider's page) ---
   route("outbox", "routes/outbox.tsx"),
   route("outbox/:emailId/attachments/:index", "routes/outbox.attachment.ts"),
+  // --- shop simulator (the shop integration's embedded provider) ---
+  route("shopsimulator", "routes/shopsimulator.tsx"),
   // --- simulator (add routes here) ---
   route("simulator", "routes/simulator.tsx"),
   route("simulator/api/phones/:e164/messages", "routes/simulator-api/phone-messages.ts"),

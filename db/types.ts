@@ -226,7 +226,7 @@ export interface NumberPaceTable {
   tat_ms: number | string;
 }
 
-export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables, TeamTables, WebhookTables, OperatorTables, ApiKeyTables {
+export interface DB extends PipelineTables, GroupTables, AttributeTables, CampaignTables, ExportFileTables, BillingTables, TeamTables, WebhookTables, OperatorTables, ApiKeyTables, ShopTables {
   businesses: BusinessesTable;
   users: UsersTable;
   sessions: SessionsTable;
@@ -915,4 +915,64 @@ export interface ApiKeyTables {
   api_keys: ApiKeysTable;
   api_key_secrets: ApiKeySecretsTable;
   api_idempotency: ApiIdempotencyTable;
+}
+
+export interface ShopIntegrationsTable {
+  id: Generated<number>;
+  business_id: number;
+  provider: "simulator" | "shopify";
+  shop_domain: string;
+  shop_name: string;
+  token_enc: string;
+  token_last4: string;
+  discount_id: string | null;
+  discount_title: string | null;
+  connected_by: number | null;
+  connected_at: string;
+  updated_at: string;
+}
+
+export interface ShopCodesTable {
+  id: Generated<number>;
+  business_id: number;
+  shop_domain: string;
+  discount_id: string;
+  code: string;
+  request_id: number | null;
+  message_id: number | null;
+  member_id: number | null;
+  reserved_at: string | null;
+  created_at: string;
+}
+
+export interface ShopCodeRequestsTable {
+  id: Generated<number>;
+  business_id: number;
+  draft_id: number | null;
+  fire_id: Generated<number | null>;
+  needed: number;
+  made: Generated<number>;
+  status: "PENDING" | "MAKING" | "READY" | "FAILED";
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  lease_until: string | null;
+  error_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SimShopCodesTable {
+  id: Generated<number>;
+  shop_domain: string;
+  discount_id: string;
+  code: string;
+  created_at: string;
+  redeemed_at: string | null;
+}
+
+export interface ShopTables {
+  shop_integrations: ShopIntegrationsTable;
+  shop_codes: ShopCodesTable;
+  shop_code_requests: ShopCodeRequestsTable;
+  sim_shop_codes: SimShopCodesTable;
 }

@@ -16,6 +16,7 @@ import { hasBadPath, isMachinePath, methodNotAllowedAnswer, notFoundAnswer, pick
 import { takeRateLimit } from "~/lib/public-api/rate-limit.server";
 import { createSmsProvider } from "~/providers/sms/index.server";
 import { createPaymentProvider } from "~/providers/payments/index.server";
+import { createShopProvider } from "~/providers/shop/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
 import { workerRounds } from "~/domain/jobs/index.server";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -67,7 +68,7 @@ export async function createApp(env: Record<string, string | undefined> = proces
   const db = createDb(config.databaseUrl);
   await migrateToLatest(db, { schema: pgSchemaOf(config.databaseUrl) });
   const now = () => new Date();
-  const deps: AppDeps = { db, config, sms: createSmsProvider(config, db, now), payments: createPaymentProvider(config, db, now), now };
+  const deps: AppDeps = { db, config, sms: createSmsProvider(config, db, now), payments: createPaymentProvider(config, db, now), shop: createShopProvider(config.shop, db, now), now };
   if (config.seedDemo && config.smsProvider === "simulator") {
     const seeded = await seedDemo(db, now(), { hashPassword, termsVersion: TERMS_VERSION });
     if (seeded) {
@@ -248,7 +249,7 @@ export async function runWorker(env: Record<string, string | undefined> = proces
   const db = createDb(config.databaseUrl);
   await migrateToLatest(db, { schema: pgSchemaOf(config.databaseUrl) });
   const now = () => new Date();
-  const workerDeps = { db, config, sms: createSmsProvider(config, db, now), payments: createPaymentProvider(config, db, now), now };
+  const workerDeps = { db, config, sms: createSmsProvider(config, db, now), payments: createPaymentProvider(config, db, now), shop: createShopProvider(config.shop, db, now), now };
   const worker = new OutboundWorker(workerDeps, { rounds: workerRounds(workerDeps) });
   worker.start();
   let stopped: Promise<void> | null = null;

@@ -21,6 +21,8 @@ export interface CampaignFormData {
   campaign: { id: number; name: string; editable: boolean; status: CampaignStatus } | null;
   groups: { id: number; name: string | null; count: number }[];
   customTags: CustomTag[];
+  /** Integration tags the business can use ({{shopify.code}} once a shop is connected). */
+  integrationTags?: string[];
   attributes: { key: string; name: string }[];
   /** Date attributes a reminder can follow (the appointment first). */
   dateAttributes?: { key: string; name: string }[];
@@ -244,12 +246,12 @@ function PollOptions({ meta, allErrors, hydrated }: { meta: Meta; allErrors: Rec
 }
 
 /** The merge tags for the main text, folded away until wanted (the form is long on a phone). */
-function TagPicker({ textareaId, custom }: { textareaId: string; custom: CustomTag[] }) {
+function TagPicker({ textareaId, custom, integration }: { textareaId: string; custom: CustomTag[]; integration?: string[] }) {
   const { t } = useTranslation();
   return (
     <details className="cf-tags">
       <summary>{t("campaigns.form.tagsSummary")}</summary>
-      <MergeTagPicker textareaId={textareaId} custom={custom} id="cf-tags" headingLevel={2} />
+      <MergeTagPicker textareaId={textareaId} custom={custom} integration={integration} id="cf-tags" headingLevel={2} />
     </details>
   );
 }
@@ -461,7 +463,7 @@ export function CampaignForm({ data, actionData }: { data: CampaignFormData; act
               members={parts.group ? members : null}
               counterId="cf-counter"
             />
-            <TagPicker textareaId={f("messageText").id} custom={data.customTags} />
+            <TagPicker textareaId={f("messageText").id} custom={data.customTags} integration={data.integrationTags} />
           </>
         ) : null}
 
@@ -512,7 +514,7 @@ export function CampaignForm({ data, actionData }: { data: CampaignFormData; act
         {type === "PICKWINNERS" ? (
           <>
             <MessageText meta={f("messageText")} label={t("campaigns.form.message.PICKWINNERS")} hint={t("campaigns.form.messageHint.PICKWINNERS")} members={null} counterId="cf-counter" />
-            <TagPicker textareaId={f("messageText").id} custom={data.customTags} />
+            <TagPicker textareaId={f("messageText").id} custom={data.customTags} integration={data.integrationTags} />
           </>
         ) : null}
 

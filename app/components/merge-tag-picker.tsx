@@ -1,7 +1,8 @@
 // Merge-tag picker for every message editor. Without JavaScript it is a plain list of the tags to
 // type ({{firstName}} …); with JavaScript each tag becomes a button that inserts it at the cursor in
 // the textarea named by `textareaId` (and fires an input event so counters and previews update).
-// Custom attributes come from the page (listAttributes gives key and name).
+// Custom attributes come from the page (listAttributes gives key and name); so do integration tags
+// ({{shopify.code}}, offered only once a shop is connected: integrationMergeTags).
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { CUSTOM_PREFIX, MERGE_TAG_CATALOGUE, type CustomTag } from "~/domain/messaging/merge";
@@ -25,11 +26,14 @@ export function insertAtCursor(el: HTMLTextAreaElement | HTMLInputElement, text:
 export function MergeTagPicker({
   textareaId,
   custom = [],
+  integration = [],
   id = "merge-tags",
   headingLevel = 3,
 }: {
   textareaId: string;
   custom?: CustomTag[];
+  /** Integration tags the business can use (e.g. "shopify.code"). */
+  integration?: readonly string[];
   id?: string;
   /** The picker's heading level, one below the page's heading above it (its categories one lower). */
   headingLevel?: 2 | 3;
@@ -44,6 +48,7 @@ export function MergeTagPicker({
     { key: "business", title: t("mergetags.category.business"), tags: MERGE_TAG_CATALOGUE.business.map((tag) => ({ tag, label: t(`mergetags.tag.${tag}`) })) },
     { key: "system", title: t("mergetags.category.system"), tags: MERGE_TAG_CATALOGUE.system.map((tag) => ({ tag, label: t(`mergetags.tag.${tag}`) })) },
     { key: "custom", title: t("mergetags.category.custom"), tags: custom.map((c) => ({ tag: `${CUSTOM_PREFIX}${c.key}`, label: c.name })) },
+    { key: "integration", title: t("shop.mergeTags.category"), tags: integration.map((tag) => ({ tag, label: tag === "shopify.code" ? t("shop.mergeTags.shopifyCode") : tag })) },
   ].filter((g) => g.tags.length);
   return (
     <section className="merge-tags" aria-labelledby={`${id}-title`}>

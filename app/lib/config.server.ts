@@ -88,6 +88,10 @@ const schema = z
     // --- the public API (/api/v1/) ---
     API_RATE_PER_SECOND: z.coerce.number().min(0.1).max(100_000).default(10),
     API_RATE_BURST: z.coerce.number().int().min(1).max(100_000).default(10),
+    // --- shop integration (discount codes) ---
+    SHOP_PROVIDER: z.enum(["simulator", "shopify"]).default("simulator"),
+    SHOPIFY_API_VERSION: z.string().regex(/^(\d{4}-\d{2}|unstable)$/, "must look like 2025-10").default("2025-10"),
+    SHOPIFY_API_BASE: z.string().url().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.SMS_PROVIDER === "twilio") {
@@ -163,6 +167,8 @@ export interface Config {
   support: { days: number[]; openMinute: number; closeMinute: number };
   /** The public API's per-key rate limit: a token bucket of `burst` requests refilled at `ratePerSecond`. */
   apiRateLimit?: { ratePerSecond: number; burst: number };
+  /** The shop integration: the shop simulator (its page served where the SMS simulator's is) or Shopify. */
+  shop: { provider: Env["SHOP_PROVIDER"]; simulatorServed: boolean; shopify: { apiVersion: string; apiBase?: string } };
 }
 
 export class ConfigError extends Error {}
@@ -235,6 +241,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webhooks: { allowPrivate: e.WEBHOOKS_ALLOW_PRIVATE ?? e.NODE_ENV !== "production" },
     support: supportHours(e.SUPPORT_HOURS, e.SUPPORT_DAYS),
     apiRateLimit: { ratePerSecond: e.API_RATE_PER_SECOND, burst: e.API_RATE_BURST },
+    shop: {
+      provider: e.SHOP_PROVIDER,
+      simulatorServed: e.SHOP_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
+      shopify: { apiVersion: e.SHOPIFY_API_VERSION, apiBase: e.SHOPIFY_API_BASE },
+    },
   };
 }
 

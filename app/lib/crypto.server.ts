@@ -40,3 +40,29 @@ export function safeEqual(a: string, b: string): boolean {
   const bb = Buffer.from(b);
   return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
 }
+
+/** The key that seals stored secrets (a shop's access token), derived from the app's secret and a purpose. */
+function sealingKey(secret: string, purpose: string): Buffer {
+  return Buffer.from(crypto.hkdfSync("sha256", secret, "textcircle-sealed", purpose, 32));
+}
+
+/** Encrypts a secret for storage (AES-256-GCM): "v1.<iv>.<tag>.<ciphertext>", base64url parts. */
+export function sealSecret(plain: string, secret: string, purpose: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", sealingKey(secret, purpose), iv);
+  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return ["v1", iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), body.toString("base64url")].join(".");
+}
+
+/** Decrypts what sealSecret stored; null when it was sealed with another secret or altered. */
+export function openSecret(sealed: string, secret: string, purpose: string): string | null {
+  const [v, iv, tag, body] = sealed.split(".");
+  if (v !== "v1" || !iv || !tag || body === undefined) return null;
+  try {
+    const decipher = crypto.createDecipheriv("aes-256-gcm", sealingKey(secret, purpose), Buffer.from(iv, "base64url"));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
+    return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
+}

@@ -51,7 +51,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
  * Screens linked from other places than the navigation (the home page) that may not exist yet.
  * Their links are only drawn once the route exists.
  */
-export const LINKED_SCREENS = ["/subscription", "/campaigns", "/newcampaign", "/viewcampaign", "/helpcentre/getstarted", "/checkinqrcode", "/customerexpqrcode", "/checkinexport", "/manageintegrations"] as const;
+export const LINKED_SCREENS = ["/subscription", "/campaigns", "/newcampaign", "/viewcampaign", "/helpcentre/getstarted", "/checkinqrcode", "/customerexpqrcode", "/checkinexport", "/manageintegrations", "/manageintegrations/apikeys", "/manageintegrations/webhooks"] as const;
 
 /** Every path whose existence the shell checks. */
 export const CHECKED_SCREENS: readonly string[] = [...new Set([...NAV_ITEMS.map((i) => i.to), ...LINKED_SCREENS])];

@@ -11,6 +11,7 @@ import { createCampaign, getCampaign, updateCampaign } from "~/domain/campaigns/
 import { TYPE_KINDS, TYPE_PATHS, type CampaignTypeName, type CampaignView } from "~/domain/campaigns/model";
 import { listGroupChoices } from "~/domain/group-messages/groups.server";
 import { customMergeTags } from "~/domain/messaging/merge-tags.server";
+import { integrationMergeTags } from "~/domain/shop/integration.server";
 import { listAttributes } from "~/domain/members/attributes.server";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
@@ -112,16 +113,18 @@ export async function campaignEditorLoader({ request, context }: LoaderFunctionA
   if (id !== null && !campaign) throw data(null, { status: 404 });
   // An id of another type opens that type's own page.
   if (campaign && campaign.type !== type) throw redirect(`${TYPE_PATHS[campaign.type]}?id=${campaign.id}`);
-  const [groups, customTags, attributes] = await Promise.all([
+  const [groups, customTags, attributes, integrationTags] = await Promise.all([
     type === "BOUNCEBACK" ? Promise.resolve([]) : listGroupChoices(db, user.businessId),
     customMergeTags(db, user.businessId),
     type === "ONEQUESTION" || type === "REMINDER" ? listAttributes(db, user.businessId) : Promise.resolve([]),
+    integrationMergeTags(db, user.businessId),
   ]);
   return {
     type,
     campaign: campaign ? { id: campaign.id, name: campaign.name, editable: campaign.editable, status: campaign.status } : null,
     groups,
     customTags,
+    integrationTags,
     attributes: type === "ONEQUESTION" ? attributes.filter((a) => ANSWER_ATTRIBUTE_TYPES.has(a.type)).map((a) => ({ key: a.key, name: a.name })) : [],
     // A reminder follows the appointment or a date attribute of the business's own.
     dateAttributes: [

@@ -23,6 +23,7 @@ import { cleanMessageText } from "~/domain/group-messages/text";
 import { ukLocalToUtc, utcToUkLocal } from "~/domain/group-messages/uk-time";
 import { checkWhen, textSchema, whenSchema } from "~/domain/group-messages/schemas";
 import { customMergeTags } from "~/domain/messaging/merge-tags.server";
+import { integrationMergeTags } from "~/domain/shop/integration.server";
 
 export const handle = { titleKey: "groupmessages.meta.editTitle", descriptionKey: "groupmessages.meta.editDescription" };
 
@@ -37,7 +38,7 @@ async function load(context: Route.LoaderArgs["context"], id: string) {
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { user, msg } = await load(context, params.messageId);
   const when = utcToUkLocal(new Date(msg.sendAt));
-  return { msg, ...when, customTags: await customMergeTags(getDeps(context).db, user.businessId) };
+  return { msg, ...when, customTags: await customMergeTags(getDeps(context).db, user.businessId), integrationTags: await integrationMergeTags(getDeps(context).db, user.businessId) };
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
@@ -58,7 +59,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 
 export default function EditGroupMessage() {
   const { t } = useTranslation();
-  const { msg, date, time, customTags } = useLoaderData<typeof loader>();
+  const { msg, date, time, customTags, integrationTags } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const scheduled = msg.status === "SCHEDULED";
   const [form, fields] = useValidatedForm(schema, actionData?.result, {
@@ -87,7 +88,7 @@ export default function EditGroupMessage() {
           {list(fields.messageText.errors, fields.messageText.errorId)}
           <SegmentCounter text={text} members={msg.recipients} />
         </div>
-        <MergeTagPicker textareaId={fields.messageText.id} custom={customTags} id="gm-edit-tags" headingLevel={2} />
+        <MergeTagPicker textareaId={fields.messageText.id} custom={customTags} integration={integrationTags} id="gm-edit-tags" headingLevel={2} />
         <fieldset className="field gm-when">
           <legend>{t("groupmessages.schedule.when")}</legend>
           <label className="radio">

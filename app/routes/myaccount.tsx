@@ -14,6 +14,7 @@ import type { Route } from "./+types/myaccount";
 import { AppForm, Field, FormErrors } from "~/components/form";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, PageHeader, Panel } from "~/components/ui";
+import { useHasScreen } from "~/components/app-shell";
 import { businessTexts, updateOptTexts } from "~/domain/members/community.server";
 import { analyse } from "~/domain/messaging/segments";
 import { can } from "~/domain/accounts/permissions";
@@ -46,6 +47,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     canEdit: can(user, "settings:manage"),
     canManageTeam: can(user, "team:manage"),
     canManageApiKeys: can(user, "apikeys:manage"),
+    canManageIntegrations: can(user, "integrations:manage"),
   };
 }
 
@@ -102,6 +104,7 @@ export default function MyAccount({ loaderData }: Route.ComponentProps) {
   const d = loaderData;
   const actionData = useActionData<typeof action>();
   const [form, fields] = useValidatedForm(schema, actionData?.result, { defaultValue: { optIn: d.optIn, optOut: d.optOut } });
+  const hasScreen = useHasScreen();
   return (
     <>
       <PageHeader title={t("myaccount.title")} lead={d.name} />
@@ -136,6 +139,11 @@ export default function MyAccount({ loaderData }: Route.ComponentProps) {
             {d.canManageTeam ? (
               <li>
                 <Link to="/manageteam">{t("myaccount.links.team")}</Link>
+              </li>
+            ) : null}
+            {d.canManageIntegrations && hasScreen("/manageintegrations") ? (
+              <li>
+                <Link to="/manageintegrations">{t("shop.accountLink")}</Link>
               </li>
             ) : null}
             {d.canManageApiKeys ? (

@@ -1,7 +1,9 @@
 // New group message, step 3 of 3 (Preview): the text as a chosen member receives it (merge tags
 // rendered), the group, when, "This sends N texts and uses M credits" (ui.md), BR012 when the credit
 // is short and BR026 when the group is empty. Sending is idempotent per draft: a double submission
-// creates one message (the draft's token is the message's idempotency key).
+// creates one message (the draft's token is the message's idempotency key). A text with {{shopify.code}}
+// whose codes are not all made yet waits for them: the page then shows the codes being made (refreshing
+// itself, with or without JavaScript) until the worker has sent it, or why they could not be made.
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
@@ -18,12 +20,17 @@ import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 import { AppError } from "~/lib/errors";
 import { replyWithError } from "~/lib/forms.server";
-import { previewDraft, sendDraft } from "~/domain/group-messages/group-messages.server";
+import { previewDraft, sendDraftOrWait } from "~/domain/group-messages/group-messages.server";
+import { codeRequestForDraft } from "~/domain/shop/codes.server";
+import { reasonContext } from "~/domain/shop/integration.server";
 import { formatLongDate } from "~/domain/home/format";
 
 export const handle = { titleKey: "groupmessages.meta.newTitle", descriptionKey: "groupmessages.meta.newDescription" };
 
 const schema = z.object({ draftId: z.coerce.number().int().positive() });
+
+/** While discount codes are being made the page reloads itself, with or without JavaScript. */
+export const meta: Route.MetaFunction = ({ data: d }) => (d?.codes && (d.codes.status === "PENDING" || d.codes.status === "MAKING") ? [{ httpEquiv: "refresh", content: "3" }] : []);
 
 function intParam(url: URL, name: string): number | null {
   const v = url.searchParams.get(name);
@@ -41,7 +48,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   try {
     const p = await previewDraft(db, user.businessId, draftId, intParam(url, "memberId"), now(), config.publicUrl);
     if (p.draft.messageId) throw redirect(`/groupmessages?groupId=${p.group.id}`);
+    const request = await codeRequestForDraft(db, user.businessId, p.draft.id);
     return {
+      codes: request && request.status !== "READY" ? { status: request.status, made: request.made, needed: request.needed, reason: request.status === "FAILED" ? reasonContext(request.errorReason) : null } : null,
       draftId: p.draft.id,
       sendMode: p.draft.sendMode,
       sendAt: p.draft.sendAt,
@@ -66,7 +75,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.clone().formData(), { schema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
-    const r = await sendDraft(deps, { businessId: user.businessId, userId: user.userId, draftId: submission.value.draftId });
+    const r = await sendDraftOrWait(deps, { businessId: user.businessId, userId: user.userId, draftId: submission.value.draftId });
+    if (r.waiting) {
+      setToast(context, { type: "info", message: "shop.waiting.toast" });
+      return redirect(`/newgroupmessage/preview?draft=${submission.value.draftId}`);
+    }
     setToast(context, {
       type: "success",
       message: !r.created ? "groupmessages.toast.alreadySent" : r.scheduled ? "groupmessages.toast.scheduled" : "groupmessages.toast.sent",
@@ -139,13 +152,30 @@ export default function PreviewStep() {
           <Link to="/subscription">{t("billing.increaseLink")}</Link>
         </Banner>
       ) : null}
+      {p.codes && p.codes.status !== "FAILED" ? (
+        <div data-testid="codes-waiting">
+          <Banner tone="info" title={t("shop.waiting.title")}>
+            {t("shop.waiting.body", { made: fmt(p.codes.made), needed: fmt(p.codes.needed) })} <Link to={`/newgroupmessage/preview?draft=${p.draftId}`}>{t("shop.waiting.refresh")}</Link>
+          </Banner>
+        </div>
+      ) : null}
+      {p.codes?.status === "FAILED" ? (
+        <div data-testid="codes-failed">
+          <Banner tone="error" title={t("shop.waiting.failed")}>
+            {/^BR\d{3}$/.test(p.codes.reason ?? "") ? t(`errors.${p.codes.reason}`, { defaultValue: t("errors.generic"), needed: "", remaining: "" }) : t(`errors.BR038_${p.codes.reason}`, { defaultValue: t("errors.BR038") })} {t("shop.waiting.retry")}
+          </Banner>
+        </div>
+      ) : null}
       <FormErrors errors={form.errors} id={form.errorId} />
-      <AppForm {...getFormProps(form)} className="form">
-        <input type="hidden" name="draftId" value={p.draftId} />
-        <Button className="btn--block" disabled={busy}>
-          {p.sendMode === "LATER" ? t("groupmessages.preview.schedule") : t("groupmessages.preview.send")}
-        </Button>
-      </AppForm>
+      {/* While its codes are being made the message is already on its way: nothing to press. */}
+      {p.codes && p.codes.status !== "FAILED" ? null : (
+        <AppForm {...getFormProps(form)} className="form">
+          <input type="hidden" name="draftId" value={p.draftId} />
+          <Button className="btn--block" disabled={busy}>
+            {p.sendMode === "LATER" ? t("groupmessages.preview.schedule") : t("groupmessages.preview.send")}
+          </Button>
+        </AppForm>
+      )}
       <p className="gm-back">
         <Link to={`/newgroupmessage/schedule?draft=${p.draftId}`}>{t("groupmessages.preview.back")}</Link>
         {" · "}

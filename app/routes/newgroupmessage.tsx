@@ -27,6 +27,7 @@ import { textSchema } from "~/domain/group-messages/schemas";
 import { analyse, toGsm } from "~/domain/messaging/segments";
 import { ALL_SUBSCRIBERS } from "~/domain/messaging/outbound.server";
 import { customMergeTags } from "~/domain/messaging/merge-tags.server";
+import { integrationMergeTags } from "~/domain/shop/integration.server";
 
 export const handle = { titleKey: "groupmessages.meta.newTitle", descriptionKey: "groupmessages.meta.newDescription" };
 
@@ -47,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const draft = draftId ? await getDraft(db, user.businessId, draftId) : null;
   if (draftId && !draft) throw data(null, { status: 404 });
   const members = await countRecipients(db, user.businessId, draft?.groupId ?? ALL_SUBSCRIBERS);
-  return { draftId: draft?.id ?? null, body: draft?.body ?? "", members, customTags: await customMergeTags(db, user.businessId) };
+  return { draftId: draft?.id ?? null, body: draft?.body ?? "", members, customTags: await customMergeTags(db, user.businessId), integrationTags: await integrationMergeTags(db, user.businessId) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -135,7 +136,7 @@ export default function NewGroupMessage() {
             </div>
           ) : null}
         </div>
-        <MergeTagPicker textareaId={fields.messageText.id} custom={loaded.customTags} id="gm-tags" headingLevel={2} />
+        <MergeTagPicker textareaId={fields.messageText.id} custom={loaded.customTags} integration={loaded.integrationTags} id="gm-tags" headingLevel={2} />
         <Button name="intent" value="next" className="btn--block">
           {t("groupmessages.compose.next")}
         </Button>

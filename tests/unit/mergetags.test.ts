@@ -39,7 +39,12 @@ describe("merge tags (extended)", () => {
     expect(formatAppointment("nonsense")).toEqual({ date: "", time: "" });
   });
 
-  it("has no integration tags yet", () => {
-    expect(MERGE_TAG_CATALOGUE.integration).toEqual([]);
+  it("has the shop's discount code as its one integration tag, filled per member and marked for the pipeline", () => {
+    expect(MERGE_TAG_CATALOGUE.integration).toEqual(["shopify.code"]);
+    const c = compileTemplate("Hi {{firstName}}, use {{shopify.code|at the till}}");
+    expect(c.usesShopCode).toBe(true);
+    expect(c.render({ firstName: "Ann", shopifyCode: "ABCDE-23456" })).toBe("Hi Ann, use ABCDE-23456");
+    expect(c.render({ firstName: "Ann" })).toBe("Hi Ann, use at the till");
+    expect(compileTemplate("Hi {{firstName}}").usesShopCode).toBe(false);
   });
 });

@@ -14,7 +14,8 @@ import { normaliseKeyword, TYPE_KINDS, type CampaignInput, type CampaignKind, ty
 import { campaignType } from "./registry.server";
 import { close, ISSUE, planFires, runStep } from "./engine.server";
 import { CampaignFailure } from "./failure";
-import { loadCampaign, loaded, type Db, type LoadedCampaign } from "./kit.server";
+import { loadCampaign, loaded, withSavepoint, type Db, type LoadedCampaign } from "./kit.server";
+import { isCodesShort } from "~/domain/shop/codes.server";
 import { isDated, planAllMembers } from "./dated.server";
 import { pollOptions } from "./types/poll";
 import { invitationSettings } from "./types/invitation";
@@ -238,8 +239,14 @@ async function issueIfDue(trx: Db, deps: CampaignDeps, c: LoadedCampaign): Promi
     .executeTakeFirst();
   if (!fire) return;
   try {
-    await runStep(trx, deps, c, ISSUE, Number(fire.id));
+    await withSavepoint(trx, () => runStep(trx, deps, c, ISSUE, Number(fire.id)));
   } catch (error) {
+    // A text with {{shopify.code}} whose codes are not made yet: the campaign is saved and the worker issues it
+    // once they are (engine.server asks for them).
+    if (isCodesShort(error)) {
+      await trx.updateTable("campaign_fires").set({ status: "DUE", done_at: null }).where("id", "=", Number(fire.id)).execute();
+      return;
+    }
     if (error instanceof CampaignFailure) {
       // Refusals the owner can act on are errors on the form, not a failed campaign: nothing is saved.
       if (error.code === "SURVEYERROR_SG_SHORT") throw new AppError("BR026", undefined, { field: "contactGroupId" });

@@ -20,6 +20,10 @@ import { CampaignFailure } from "./failure";
 import { loaded, loadCampaign, type Db, type EngineBusiness, type EngineCtx, type LoadedCampaign } from "./kit.server";
 import type { FailureCode } from "./model";
 import { isDated, planAllMembers, runMemberFire } from "./dated.server";
+import { isCodesShort, requestCodesForFire } from "~/domain/shop/codes.server";
+
+/** How long a step waiting for its discount codes is put off before it is tried again (sooner once they are made). */
+const CODES_WAIT_MS = 60_000;
 
 export const ISSUE = "issue";
 export const CLOSE = "close";
@@ -187,8 +191,22 @@ export async function runFire(deps: PipelineDeps & { db: Database }, fireId: num
       return true;
     });
   } catch (error) {
-    const code = failureFor(error);
     const c = campaign as LoadedCampaign | null;
+    // A text with {{shopify.code}} whose codes are not all made: the step waits for them (the "shop-codes" round
+    // makes them and brings it forward), unless the shop could not make them, which fails the campaign.
+    if (c && isCodesShort(error)) {
+      const asked = await requestCodesForFire(deps.db, { businessId: c.businessId, needed: Number(error.data?.needed ?? 1), fireId }, deps.now());
+      if (asked?.status !== "FAILED") {
+        await deps.db
+          .updateTable("campaign_fires")
+          .set({ fire_at: new Date(deps.now().getTime() + CODES_WAIT_MS).toISOString() })
+          .where("id", "=", fireId)
+          .where("status", "=", "DUE")
+          .execute();
+        return true;
+      }
+    }
+    const code = failureFor(error);
     if (!code || !c) throw error;
     await deps.db.transaction().execute(async (trx) => {
       const claimed = await trx
@@ -209,4 +227,9 @@ export async function campaignsByIds(trx: Db, ids: readonly number[]): Promise<M
   if (!ids.length) return out;
   for (const row of await trx.selectFrom("campaigns").selectAll().where("id", "in", [...new Set(ids)]).execute()) out.set(Number(row.id), loaded(row));
   return out;
+}
+
+/** Makes a step that was waiting (for discount codes) due now. */
+export async function fireNow(db: Db, fireId: number, now: Date): Promise<void> {
+  await db.updateTable("campaign_fires").set({ fire_at: now.toISOString() }).where("id", "=", fireId).where("status", "=", "DUE").execute();
 }

@@ -18,6 +18,7 @@ import { creditsRemaining } from "~/domain/billing/credits.server";
 import { analyse } from "~/domain/messaging/segments";
 import { compileTemplate, withOptOutLine } from "~/domain/messaging/merge";
 import { ALL_SUBSCRIBERS, assertKnownTags, createMessage, deleteMessage, loadBusiness, renderPage, updateMessage, type PipelineDeps } from "~/domain/messaging/outbound.server";
+import { isCodesShort, requestCodes } from "~/domain/shop/codes.server";
 import { countRecipients, findGroup, recipientInGroup, recipientPages, sampleRecipients } from "./groups.server";
 import { cleanMessageText, GROUP_TEXT_MAX } from "./text";
 
@@ -144,7 +145,7 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
   } else {
     const cache = new Map<string, number>();
     for await (const page of recipientPages(db, businessId, draft.groupId)) {
-      for (const body of await renderPage(db, template, business, page, publicUrl)) {
+      for (const body of await renderPage(db, template, business, page, publicUrl, { sample: true })) {
         let s = cache.get(body);
         if (s === undefined) {
           s = analyse(body).segments;
@@ -163,7 +164,7 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
   });
   let chosen = memberId ? await recipientInGroup(db, businessId, draft.groupId, memberId) : null;
   if (!chosen) chosen = sample[0] ?? null;
-  const rendered = chosen ? (await renderPage(db, template, business, [chosen], publicUrl))[0] : template.render({ businessName: business.name });
+  const rendered = chosen ? (await renderPage(db, template, business, [chosen], publicUrl, { sample: true }))[0] : template.render({ businessName: business.name });
   return {
     draft,
     group,
@@ -190,6 +191,8 @@ async function messageByKey(db: Db, businessId: number, key: string) {
 /**
  * The final send: creates the group message from the draft (charging its credits) exactly once.
  * A repeat (double submission, back and resubmit) answers the same message with created = false.
+ * A text with {{shopify.code}} needs a code per recipient made beforehand: BR038 (codesShort) when too few are
+ * made, BR038 (noShop) when no shop is connected. sendDraftOrWait waits for codes instead.
  */
 export async function sendDraft(
   deps: PipelineDeps,
@@ -227,6 +230,28 @@ export async function sendDraft(
       if (again) return { messageId: Number(again.id), groupId: draft.groupId, created: false, scheduled };
     }
     throw e;
+  }
+}
+
+/**
+ * The final send as the preview page and the worker make it: like sendDraft, but a text whose discount codes
+ * ({{shopify.code}}) are not all made yet waits for them instead of being refused. Codes are asked for (a
+ * durable request; the "shop-codes" worker round makes them and then calls this again) and the answer is
+ * `waiting`, with no message yet. With no shop connected it is still refused (BR038 noShop).
+ */
+export async function sendDraftOrWait(
+  deps: PipelineDeps,
+  input: { businessId: number; userId: number; draftId: number },
+): Promise<{ waiting: false; messageId: number; groupId: number; created: boolean; scheduled: boolean } | { waiting: true; groupId: number; scheduled: boolean }> {
+  try {
+    return { waiting: false, ...(await sendDraft(deps, input)) };
+  } catch (e) {
+    if (!isCodesShort(e)) throw e;
+    const draft = await getDraft(deps.db, input.businessId, input.draftId);
+    if (!draft || draft.groupId === null) throw e;
+    const needed = await countRecipients(deps.db, input.businessId, draft.groupId);
+    await requestCodes(deps.db, { businessId: input.businessId, needed, draftId: draft.id }, deps.now());
+    return { waiting: true, groupId: draft.groupId, scheduled: draft.sendMode === "LATER" };
   }
 }
 
@@ -481,4 +506,11 @@ async function groupNames(db: Db, businessId: number, msgs: { group_id: number |
   const groups = await db.selectFrom("groups").select(["id", "name"]).where("business_id", "=", businessId).where("id", "in", ids).execute();
   for (const g of groups) names.set(Number(g.id), g.name);
   return names;
+}
+
+/** Sends a draft that was waiting for its discount codes, as the person who asked for it (the worker's call). */
+export async function sendWaitingDraft(deps: PipelineDeps, businessId: number, draftId: number): Promise<void> {
+  const d = await deps.db.selectFrom("group_message_drafts").select(["user_id", "message_id"]).where("business_id", "=", businessId).where("id", "=", draftId).executeTakeFirst();
+  if (!d || d.message_id !== null) return;
+  await sendDraftOrWait(deps, { businessId, userId: Number(d.user_id), draftId });
 }

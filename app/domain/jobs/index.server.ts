@@ -10,12 +10,16 @@ import type { Config } from "~/lib/config.server";
 import { SimulatorPaymentProvider } from "~/providers/payments/simulator.server";
 import type { PaymentProvider } from "~/providers/payments/types";
 import type { WorkerRound } from "./round";
-import { runDueFires } from "~/domain/campaigns/engine.server";
+import { fireNow, runDueFires } from "~/domain/campaigns/engine.server";
 import { runExportFiles } from "~/domain/exports/exports.server";
 import { deliverDue } from "~/domain/webhooks/delivery.server";
 import { HttpWebhookTransport } from "~/providers/webhooks/http.server";
 import type { WebhookTransport } from "~/providers/webhooks/types";
 import { purgeIdempotency } from "~/domain/apikeys/idempotency.server";
+import { runShopCodeRequests } from "~/domain/shop/codes.server";
+import { sendWaitingDraft } from "~/domain/group-messages/group-messages.server";
+import { createShopProvider } from "~/providers/shop/index.server";
+import type { ShopProvider } from "~/providers/shop/types";
 
 export type { WorkerRound } from "./round";
 
@@ -32,6 +36,10 @@ export interface JobDeps {
     email?: Config["email"];
     /** Outbound webhooks (private addresses refused when absent). */
     webhooks?: Config["webhooks"];
+    /** The shop integration's adapter (the shop simulator when absent). */
+    shop?: Config["shop"];
+    /** Seals stored secrets (shop access tokens). */
+    sessionSecret?: string;
   };
   /** The email provider (from config.email when absent). */
   email?: EmailProvider;
@@ -39,6 +47,8 @@ export interface JobDeps {
   payments?: PaymentProvider;
   /** How webhook deliveries are posted (HTTP(S) from config.webhooks when absent). */
   webhookTransport?: WebhookTransport;
+  /** The shop provider for discount codes (from config.shop when absent; the shop simulator by default). */
+  shop?: ShopProvider;
 }
 
 /** The rounds, in the order a single `tick()` runs them. */
@@ -47,6 +57,7 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
   const billing = deps.config.billing ?? DEFAULT_BILLING;
   const webhookTransport = deps.webhookTransport ?? new HttpWebhookTransport({ allowPrivate: deps.config.webhooks?.allowPrivate ?? false });
   const email = deps.email ?? createEmailProvider({ email: deps.config.email ?? { provider: "outbox", smtpUrl: null, from: "", outboxServed: false } });
+  const shop = deps.shop ?? createShopProvider({ provider: deps.config.shop?.provider ?? "simulator", shopify: deps.config.shop?.shopify }, deps.db, deps.now);
   return [
     // Campaign steps that have come due: issues, closes, draws, reminders.
     { name: "campaign-fires", run: () => runDueFires(deps) },
@@ -60,5 +71,20 @@ export function workerRounds(deps: JobDeps): WorkerRound[] {
     { name: "webhooks", run: () => deliverDue({ db: deps.db, now: deps.now, transport: webhookTransport }) },
     // The public API's idempotency records, once their 24 hours are up.
     { name: "api-idempotency-purge", run: () => purgeIdempotency(deps.db, deps.now()) },
+    // Discount codes asked for by sends that use {{shopify.code}}; a group message waiting for them is then sent.
+    {
+      name: "shop-codes",
+      run: () =>
+        runShopCodeRequests({
+          db: deps.db,
+          now: deps.now,
+          shop,
+          secret: deps.config.sessionSecret ?? "",
+          onReady: async (r) => {
+            if (r.draftId !== null) await sendWaitingDraft(deps, r.businessId, r.draftId);
+            if (r.fireId !== null) await fireNow(deps.db, r.fireId, deps.now());
+          },
+        }),
+    },
   ];
 }

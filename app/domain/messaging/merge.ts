@@ -6,8 +6,8 @@
 //   system     {{memberFormLink}}   (the member's own form, /myinfo/<ref>; the checkout link comes with campaigns)
 //   member     {{firstName}} {{fullName}} {{birthday}} {{appointmentDate}} {{appointmentTime}}
 //   custom     {{attr.<key>}}      a business's own member attribute, by its key (e.g. {{attr.favouriteCake}})
-//   integration: none exist yet. When a shop integration adds tags they join the catalogue here, as
-//              their own category; nothing is faked until then.
+//   integration {{shopify.code}}  a discount code of the member's own from the connected shop: made ahead and
+//              reserved per member by the pipeline (domain/shop/codes.server.ts); offered once a shop is connected.
 // Every tag takes a fallback for empty values: {{firstName|there}}.
 //
 // A template is compiled once into literal and tag parts, then rendered cheaply for every member
@@ -31,6 +31,8 @@ export interface MergeValues {
   appointmentTime?: string | null;
   /** Custom attribute values by key, formatted for reading. */
   custom?: Record<string, string | null | undefined> | null;
+  /** The member's own discount code ({{shopify.code}}). */
+  shopifyCode?: string | null;
 }
 
 /** The basic tags every message editor has always offered. */
@@ -40,10 +42,11 @@ export type MergeTag = (typeof MERGE_TAGS)[number];
 export const BUSINESS_TAGS = ["businessName", "businessNumber", "joinKeyword"] as const;
 export const SYSTEM_TAGS = ["memberFormLink"] as const;
 export const MEMBER_TAGS = ["firstName", "fullName", "birthday", "appointmentDate", "appointmentTime"] as const;
-/** Integration tags: none exist yet (see the header). */
-export const INTEGRATION_TAGS = [] as const;
-export type BuiltInTag = (typeof BUSINESS_TAGS)[number] | (typeof SYSTEM_TAGS)[number] | (typeof MEMBER_TAGS)[number];
-export const BUILT_IN_TAGS: readonly BuiltInTag[] = [...MEMBER_TAGS, ...BUSINESS_TAGS.filter((t) => t !== "businessName"), "businessName", ...SYSTEM_TAGS];
+/** Integration tags: a connected shop's discount code, one per member. */
+export const INTEGRATION_TAGS = ["shopify.code"] as const;
+export type IntegrationTag = (typeof INTEGRATION_TAGS)[number];
+export type BuiltInTag = (typeof BUSINESS_TAGS)[number] | (typeof SYSTEM_TAGS)[number] | (typeof MEMBER_TAGS)[number] | IntegrationTag;
+export const BUILT_IN_TAGS: readonly BuiltInTag[] = [...MEMBER_TAGS, ...BUSINESS_TAGS.filter((t) => t !== "businessName"), "businessName", ...SYSTEM_TAGS, ...INTEGRATION_TAGS];
 
 export const MERGE_TAG_CATALOGUE = {
   business: BUSINESS_TAGS,
@@ -68,6 +71,8 @@ export interface CompiledTemplate {
   readonly usesExtendedValues: boolean;
   /** The custom attribute keys the text uses ({{attr.key}}). */
   readonly customKeys: readonly string[];
+  /** True when the text gives each member a discount code ({{shopify.code}}). */
+  readonly usesShopCode: boolean;
   render(values: MergeValues): string;
 }
 
@@ -75,6 +80,7 @@ export function compileTemplate(template: string): CompiledTemplate {
   const parts: Part[] = [];
   const customKeys = new Set<string>();
   let extended = false;
+  let shopCode = false;
   let last = 0;
   for (const m of template.matchAll(TAG)) {
     const name = m[1];
@@ -85,6 +91,7 @@ export function compileTemplate(template: string): CompiledTemplate {
     parts.push({ tag, custom, fallback: (m[2] ?? "").trim() });
     if (custom) customKeys.add(tag);
     if (custom || EXTENDED.has(name)) extended = true;
+    if (name === "shopify.code") shopCode = true;
     last = m.index + m[0].length;
   }
   if (last < template.length) parts.push(template.slice(last));
@@ -95,6 +102,7 @@ export function compileTemplate(template: string): CompiledTemplate {
     constant,
     usesExtendedValues: extended,
     customKeys: [...customKeys],
+    usesShopCode: shopCode,
     render(values: MergeValues): string {
       if (constant) return text;
       let out = "";
@@ -120,6 +128,8 @@ function valueOf(tag: BuiltInTag, values: MergeValues): string {
     }
     case "fullName":
       return values.fullName?.trim() || values.firstName?.trim() || "";
+    case "shopify.code":
+      return values.shopifyCode?.trim() ?? "";
     default:
       return values[tag]?.trim() ?? "";
   }

@@ -30,6 +30,7 @@ import { nextAllowedTime } from "./quiet-hours";
 import { mergeValuesForMembers } from "./merge-values.server";
 import { formatUkNumber } from "~/lib/phone";
 import { recordAudit } from "~/domain/audit/audit.server";
+import { assertCodesAvailable, reserveCodes, SAMPLE_CODE } from "~/domain/shop/codes.server";
 
 type Db = Kysely<DB>;
 
@@ -185,9 +186,16 @@ export async function insertOutboundRows(db: Db, d: RowDefaults, rows: PendingRo
 }
 
 /**
+ * Where {{shopify.code}} gets its values: codes reserved for each member of a message (inside the send's
+ * transaction), or the same-length sample a preview shows.
+ */
+export type ShopCodeSource = { messageId: number; now: Date } | { sample: true };
+
+/**
  * The bodies a page of recipients receives, in page order: the one render path of the pipeline (the
  * group-message preview calls it too, so what it shows and counts is what is sent and charged).
- * Birthdays, appointments, form links and custom attributes are loaded per page, only when the text uses them.
+ * Birthdays, appointments, form links and custom attributes are loaded per page, only when the text uses them;
+ * a discount code ({{shopify.code}}) is reserved per member from `codes` (BR038 without one).
  */
 export async function renderPage(
   db: Db,
@@ -195,8 +203,15 @@ export async function renderPage(
   business: Pick<BusinessInfo, "id" | "name" | "phone_number" | "join_keyword">,
   page: readonly { id: number; first_name: string | null; full_name: string | null }[],
   publicUrl?: string,
+  codes?: ShopCodeSource,
 ): Promise<string[]> {
   if (template.constant) return page.map(() => template.render({}));
+  let shopCodes: Map<number, string> | null = null;
+  if (template.usesShopCode) {
+    if (!codes) throw new AppError("BR038", { context: "codesShort" });
+    if ("messageId" in codes) shopCodes = await reserveCodes(db, business.id, codes.messageId, page.map((m) => m.id), codes.now);
+  }
+  const codeOf = (id: number) => (shopCodes ? shopCodes.get(id) : SAMPLE_CODE);
   const businessValues = {
     businessName: business.name,
     businessNumber: business.phone_number ? formatUkNumber(business.phone_number) : "",
@@ -205,7 +220,10 @@ export async function renderPage(
   const extended = template.usesExtendedValues
     ? await mergeValuesForMembers(db, business.id, page.map((m) => m.id), { customKeys: template.customKeys, publicUrl })
     : null;
-  return page.map((m) => template.render(extended?.get(m.id) ?? { firstName: m.first_name, fullName: m.full_name, ...businessValues }));
+  return page.map((m) => {
+    const values = extended?.get(m.id) ?? { firstName: m.first_name, fullName: m.full_name, ...businessValues };
+    return template.render(template.usesShopCode ? { ...values, shopifyCode: codeOf(m.id) } : values);
+  });
 }
 
 /** Renders, counts and inserts rows for pages of recipients. Returns how many and their segments. */
@@ -216,6 +234,7 @@ async function fanOut(
   pages: AsyncIterable<Recipient[]>,
   d: RowDefaults,
   publicUrl?: string,
+  now: Date = new Date(d.createdAt),
 ): Promise<{ recipients: number; credits: number }> {
   const segmentCache = new Map<string, number>();
   const segmentsOf = (body: string) => {
@@ -230,7 +249,7 @@ async function fanOut(
   let credits = 0;
   let batch: PendingRow[] = [];
   for await (const page of pages) {
-    const bodies = await renderPage(db, template, business, page, publicUrl);
+    const bodies = await renderPage(db, template, business, page, publicUrl, { messageId: d.messageId, now });
     for (const [i, m] of page.entries()) {
       const body = bodies[i];
       const segments = segmentsOf(body);
@@ -318,6 +337,8 @@ export async function enqueueMessage(trx: Db, input: EnqueueInput, env: Pipeline
   const count = "memberIds" in audience ? audience.memberIds.length : await countAudience(trx, input.businessId, audience);
   if (count === 0) throw new AppError("BR026");
   await assertCredit(trx, input.businessId, "memberIds" in audience ? 1 : count, now);
+  // A discount code per recipient: refused (BR038) before anything is written when too few are made.
+  if (template.usesShopCode) await assertCodesAvailable(trx, input.businessId, count);
 
   const at = now.toISOString();
   const messageId = await insertMessageRow(trx, input, {
