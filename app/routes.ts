@@ -69,6 +69,10 @@ export default [
     route("customerexpqrcode", "routes/customerexpqrcode.tsx"),
     route("customerexpqrcode/download", "routes/customerexpqrcode.download.ts"),
     route("checkinexport", "routes/checkinexport.tsx"),
+    // --- help centre and analytics ---
+    route("helpcentre", "routes/helpcentre.tsx"),
+    route("helpcentre/getstarted", "routes/helpcentre.$slug.tsx", { id: "helpcentre-getstarted" }),
+    route("helpcentre/:slug", "routes/helpcentre.$slug.tsx"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),
