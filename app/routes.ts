@@ -73,6 +73,8 @@ export default [
     route("helpcentre", "routes/helpcentre.tsx"),
     route("helpcentre/getstarted", "routes/helpcentre.$slug.tsx", { id: "helpcentre-getstarted" }),
     route("helpcentre/:slug", "routes/helpcentre.$slug.tsx"),
+    route("analytics", "routes/analytics.tsx"),
+    route("analytics/export", "routes/analytics.export.ts"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),

@@ -69,7 +69,7 @@ export const HELP_VIDEOS: readonly HelpVideo[] = [
       ],
       fr: [
         "Votre accueil affiche votre numéro et votre mot-clé d’inscription.",
-        "Ouvrez Plus, puis Rejoignez-nous.",
+        "Ouvrez Plus, puis Nous rejoindre.",
         "L’affiche montre votre numéro, votre mot-clé et un QR code.",
         "Imprimez-la et placez-la là où vos clients la verront.",
       ],
@@ -129,7 +129,7 @@ export const HELP_VIDEOS: readonly HelpVideo[] = [
       ],
       fr: [
         "Ouvrez Campagnes et créez une nouvelle campagne.",
-        "Choisissez Sondage rapide.",
+        "Choisissez Sondage express.",
         "Écrivez la question et 2 à 9 options.",
         "Choisissez le groupe et enregistrez : les membres répondent par un numéro.",
         "Les totaux s’affichent sur la page de la campagne à mesure que les votes arrivent.",
