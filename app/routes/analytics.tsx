@@ -7,7 +7,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Route } from "./+types/analytics";
 import { EmptyState, PageHeader, Pagination, Panel } from "~/components/ui";
-import { busiestHours, getAnalytics, isAnalyticsRange, ANALYTICS_RANGES, type AnalyticsRange } from "~/domain/analytics/analytics.server";
+import { busiestHours, getAnalytics } from "~/domain/analytics/analytics.server";
+import { ANALYTICS_RANGES, isAnalyticsRange, type AnalyticsRange } from "~/domain/analytics/ranges";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
 

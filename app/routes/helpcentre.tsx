@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import type { Route } from "./+types/helpcentre";
 import { EmptyState, PageHeader, Panel } from "~/components/ui";
-import { helpLocale } from "~/domain/help/catalogue";
-import { listGuides, searchGuides, SEARCH_QUERY_MAX } from "~/domain/help/guides.server";
+import { helpLocale, SEARCH_QUERY_MAX } from "~/domain/help/catalogue";
+import { listGuides, searchGuides } from "~/domain/help/guides.server";
 import { getLocale } from "~/lib/i18n.server";
 
 export const handle = { titleKey: "help.meta.title", descriptionKey: "help.meta.description" };

@@ -17,13 +17,9 @@ import type { Database } from "#db/index";
 import { wallClock, wallClockToUtc } from "~/lib/uk-time";
 import { csvLine } from "~/domain/import/csv";
 
-export const ANALYTICS_RANGES = [7, 30, 90] as const;
-export type AnalyticsRange = (typeof ANALYTICS_RANGES)[number];
-export const ATTRIBUTION_HOURS = 48;
+import { ATTRIBUTION_HOURS, type AnalyticsRange } from "./ranges";
 
-export function isAnalyticsRange(value: unknown): value is AnalyticsRange {
-  return (ANALYTICS_RANGES as readonly number[]).includes(Number(value)) && String(Number(value)) === String(value);
-}
+export { ANALYTICS_RANGES, ATTRIBUTION_HOURS, isAnalyticsRange, type AnalyticsRange } from "./ranges";
 
 export interface DayFigures {
   /** The UK date, YYYY-MM-DD. */

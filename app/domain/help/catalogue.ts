@@ -42,6 +42,9 @@ export const GUIDE_SCREEN_PATHS = [
 ] as const;
 export type GuideScreen = (typeof GUIDE_SCREEN_PATHS)[number];
 
+/** The longest search the help centre reads (longer input is cut). */
+export const SEARCH_QUERY_MAX = 100;
+
 export type HelpLocale = "en-GB" | "fr";
 export const HELP_LOCALES: readonly HelpLocale[] = ["en-GB", "fr"];
 

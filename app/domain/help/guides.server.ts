@@ -8,7 +8,7 @@ import MiniSearch from "minisearch";
 import type { Database } from "#db/index";
 import { markHelpSectionViewed } from "~/domain/accounts/status.server";
 import { QUICK_START_SECTION } from "~/domain/feed/feed.server";
-import { GET_STARTED_SLUG, GUIDE_SLUGS, HELP_LOCALES, HELP_VIDEOS, type GuideSlug, type HelpLocale } from "./catalogue";
+import { GET_STARTED_SLUG, GUIDE_SLUGS, HELP_LOCALES, HELP_VIDEOS, SEARCH_QUERY_MAX, type GuideSlug, type HelpLocale } from "./catalogue";
 
 const sources = import.meta.glob<string>("../../../content/help/*/*.md", { eager: true, query: "?raw", import: "default" });
 
@@ -41,6 +41,8 @@ const VIDEO_LINE = /^\{video:([a-z0-9-]+)\}[ \t]*$/gm;
 /** Heading anchors: lower-case words joined by hyphens ("Quick poll" → "quick-poll"), accents removed. */
 export function anchorOf(text: string): string {
   return text
+    .replace(/œ/gi, "oe")
+    .replace(/æ/gi, "ae")
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
     .toLowerCase()
@@ -163,7 +165,6 @@ function indexFor(locale: HelpLocale): MiniSearch<Indexed> {
   return index;
 }
 
-export const SEARCH_QUERY_MAX = 100;
 
 /** A passage of about 160 characters around the first occurrence of one of the words, or the summary. */
 function excerptOf(guide: Guide, words: string[]): string {
