@@ -178,12 +178,15 @@ export async function getAnalytics(db: Database, businessId: number, days: Analy
   };
 }
 
-/** The latest group (or campaign) text a member was sent at or before an event, as a correlated subquery. */
-function lastTextBefore(db: Database, kinds: ("GROUP" | "CAMPAIGN")[], member: string, at: string, lookbackIso: string, column: "message_id" | "sent_at") {
+/**
+ * The latest group (or campaign) text a member was sent at or before an event, as a correlated subquery giving
+ * "<sent_at>|<message_id>" (one probe of the outbound (member_id, id) index per event, both values at once).
+ */
+function lastTextBefore(db: Database, kinds: ("GROUP" | "CAMPAIGN")[], member: string, at: string, lookbackIso: string) {
   return db
     .selectFrom("outbound as o")
     .innerJoin("messages as m", "m.id", "o.message_id")
-    .select(`o.${column}` as "o.message_id")
+    .select(sql<string>`o.sent_at || '|' || cast(o.message_id as text)`.as("last"))
     .whereRef("o.member_id", "=", sql.ref(member))
     .where("m.kind", "in", kinds)
     .where("o.sent_at", ">=", lookbackIso)
@@ -191,6 +194,13 @@ function lastTextBefore(db: Database, kinds: ("GROUP" | "CAMPAIGN")[], member: s
     .orderBy("o.sent_at", "desc")
     .orderBy("o.id", "desc")
     .limit(1);
+}
+
+/** "<sent_at>|<message_id>" → its parts (null when there was no such text). */
+function lastText(value: string | null): { sentAt: string; messageId: number } | null {
+  if (!value) return null;
+  const bar = value.lastIndexOf("|");
+  return { sentAt: value.slice(0, bar), messageId: Number(value.slice(bar + 1)) };
 }
 
 async function sendFigures(db: Database, businessId: number, fromIso: string, toIso: string, lookbackIso: string): Promise<SendFigures[]> {
@@ -224,8 +234,7 @@ async function sendFigures(db: Database, businessId: number, fromIso: string, to
       .select([
         "e.member_id",
         "e.created_at as at",
-        lastTextBefore(db, ["GROUP", "CAMPAIGN"], "e.member_id", "e.created_at", lookbackIso, "message_id").as("message_id"),
-        lastTextBefore(db, ["GROUP", "CAMPAIGN"], "e.member_id", "e.created_at", lookbackIso, "sent_at").as("sent_at"),
+        lastTextBefore(db, ["GROUP", "CAMPAIGN"], "e.member_id", "e.created_at", lookbackIso).as("last"),
       ])
       .where("e.business_id", "=", businessId)
       .where("e.action", "=", "OPTED_OUT")
@@ -239,8 +248,7 @@ async function sendFigures(db: Database, businessId: number, fromIso: string, to
       .select([
         "i.member_id",
         "i.received_at as at",
-        lastTextBefore(db, ["GROUP"], "i.member_id", "i.received_at", lookbackIso, "message_id").as("message_id"),
-        lastTextBefore(db, ["GROUP"], "i.member_id", "i.received_at", lookbackIso, "sent_at").as("sent_at"),
+        lastTextBefore(db, ["GROUP"], "i.member_id", "i.received_at", lookbackIso).as("last"),
       ])
       .where("i.business_id", "=", businessId)
       .where("i.received_at", ">=", fromIso)
@@ -261,9 +269,13 @@ async function sendFigures(db: Database, businessId: number, fromIso: string, to
   ]);
 
   // Which message each attributed event belongs to, and the campaign of each campaign message.
-  const within = (at: string, sentAt: string | null) => sentAt !== null && new Date(at).getTime() - new Date(sentAt).getTime() <= windowMs;
-  const optOutMessages = optOuts.filter((e) => e.message_id !== null && within(e.at, e.sent_at as string | null));
-  const messageIds = [...new Set(optOutMessages.map((e) => Number(e.message_id)))];
+  const attributed = (rows: { member_id: number | null; at: string; last: string | null }[]) =>
+    rows.flatMap((r) => {
+      const last = lastText(r.last);
+      return last && new Date(r.at).getTime() - new Date(last.sentAt).getTime() <= windowMs ? [{ memberId: Number(r.member_id), messageId: last.messageId }] : [];
+    });
+  const optOutMessages = attributed(optOuts);
+  const messageIds = [...new Set(optOutMessages.map((e) => e.messageId))];
   const campaignOf = new Map<number, number>();
   for (let i = 0; i < messageIds.length; i += 500) {
     const rows = await db
@@ -276,20 +288,17 @@ async function sendFigures(db: Database, businessId: number, fromIso: string, to
   }
   const optOutsBy = new Map<string, Set<number>>();
   for (const e of optOutMessages) {
-    const messageId = Number(e.message_id);
-    const campaignId = campaignOf.get(messageId);
-    const key = campaignId !== undefined ? `CAMPAIGN:${campaignId}` : `GROUP:${messageId}`;
+    const campaignId = campaignOf.get(e.messageId);
+    const key = campaignId !== undefined ? `CAMPAIGN:${campaignId}` : `GROUP:${e.messageId}`;
     const set = optOutsBy.get(key) ?? new Set<number>();
-    set.add(Number(e.member_id));
+    set.add(e.memberId);
     optOutsBy.set(key, set);
   }
   const repliersBy = new Map<number, Set<number>>();
-  for (const r of groupReplies) {
-    if (r.message_id === null || !within(r.at, r.sent_at as string | null)) continue;
-    const id = Number(r.message_id);
-    const set = repliersBy.get(id) ?? new Set<number>();
-    set.add(Number(r.member_id));
-    repliersBy.set(id, set);
+  for (const r of attributed(groupReplies)) {
+    const set = repliersBy.get(r.messageId) ?? new Set<number>();
+    set.add(r.memberId);
+    repliersBy.set(r.messageId, set);
   }
   const campaignRepliers = new Map(campaignReplies.map((r) => [Number(r.campaign_id), Number(r.n)]));
 
