@@ -34,8 +34,9 @@ function WatchLink({ step, video, task }: { step: number; video: string; task: s
   return (
     <>
       {" "}
-      <Link to={`/helpcentre/getstarted#video-${video}`} className="quick-start__watch" aria-label={t("help.quickStart.watchLabel", { step, task })}>
+      <Link to={`/helpcentre/getstarted#video-${video}`} className="quick-start__watch">
         <Icon name="play" /> {t("help.quickStart.watch", { step })}
+        <span className="visually-hidden"> {t("help.quickStart.watchTask", { task })}</span>
       </Link>
     </>
   );

@@ -32,7 +32,7 @@ export default function HelpCentre({ loaderData }: Route.ComponentProps) {
         method="get"
         role="search"
         className="help-search"
-        aria-label={t("help.search.label")}
+        aria-label={t("help.search.landmark")}
         onChange={(event) => {
           // With JavaScript: search as the words are typed, a moment after the last key.
           const form = event.currentTarget;

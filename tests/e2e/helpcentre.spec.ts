@@ -84,7 +84,7 @@ test.describe("help centre", () => {
     const quickStart = page.getByRole("region", { name: "Quick start" });
     await expect(quickStart).toBeVisible();
     await expectAccessible(page, testInfo);
-    await quickStart.getByRole("link", { name: /Watch the video of step 1/ }).click();
+    await quickStart.getByRole("link", { name: /^Watch step 1 video: Show customers how to join/ }).click();
 
     await expect(page).toHaveURL(/\/helpcentre\/getstarted#video-join-code$/);
     await expect(page.getByRole("heading", { level: 1, name: "Getting started" })).toBeVisible();
@@ -132,7 +132,7 @@ test.describe("help centre", () => {
     await login(page, email, DEMO.password);
     await expect(page).toHaveURL(/\/$/);
     await page.getByRole("navigation", { name: "Main" }).getByText("More", { exact: true }).click();
-    await page.getByRole("link", { name: "Analytics" }).click();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Analytics" }).click();
     await expect(page).toHaveURL(/\/analytics$/);
     await expect(page.getByRole("heading", { level: 1, name: "Analytics" })).toBeVisible();
     const totals = page.locator("#analytics-totals");
