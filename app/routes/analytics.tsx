@@ -80,10 +80,13 @@ function Chart({ kind, labels, series, caption }: { kind: "line" | "bar"; labels
       const data = { labels: l, series: s.map((x) => x.values) };
       const axisX = { labelInterpolationFnc: (value: unknown, index: number) => (index % step === 0 ? String(value) : "") };
       const axisY = { onlyInteger: true };
+      // A scale of at least 0 to 1, so an empty or tiny period still shows its axis.
+      const high = Math.max(1, ...s.flatMap((x) => x.values));
+      const chartPadding = { top: 16, left: 0, right: 16 };
       chart =
         k === "bar"
-          ? new BarChart(ref.current, data, { axisX, axisY, seriesBarDistance: 8, chartPadding: { left: 0, right: 8 } })
-          : new LineChart(ref.current, data, { axisX, axisY, low: 0, showArea: false, fullWidth: true, chartPadding: { left: 0, right: 16 } });
+          ? new BarChart(ref.current, data, { axisX, axisY, low: 0, high, seriesBarDistance: 8, chartPadding })
+          : new LineChart(ref.current, data, { axisX, axisY, low: 0, high, lineSmooth: false, showArea: false, fullWidth: true, chartPadding });
     });
     return () => {
       cancelled = true;

@@ -23,6 +23,8 @@ export interface Guide {
   parts: GuidePart[];
   /** Plain text of the body (for search). */
   text: string;
+  /** The body's section headings (for search, where they weigh more than the text). */
+  headings: string[];
 }
 
 export interface GuideSummary {
@@ -69,6 +71,12 @@ function markdown() {
 
 const md = markdown();
 
+/** The headings of a Markdown text, as plain text. */
+function headingsOf(source: string): string[] {
+  const tokens = md.parse(source, {});
+  return tokens.flatMap((t, i) => (t.type === "heading_open" && tokens[i + 1]?.type === "inline" ? [tokens[i + 1].content] : []));
+}
+
 /** The plain words of a Markdown text (no markup), one paragraph or list item a line. */
 function plainText(source: string): string {
   const out: string[] = [];
@@ -96,7 +104,7 @@ function parseGuide(slug: GuideSlug, locale: HelpLocale, source: string): Guide 
   if (rest) parts.push({ kind: "html", html: md.render(rest) });
   const withoutVideos = body.replace(VIDEO_LINE, "");
   const firstParagraph = withoutVideos.split(/\n\s*\n/).find((p) => p.trim() && !p.trim().startsWith("#")) ?? "";
-  return { slug, locale, title, summary: plainText(firstParagraph), parts, text: plainText(withoutVideos) };
+  return { slug, locale, title, summary: plainText(firstParagraph), parts, text: plainText(withoutVideos), headings: headingsOf(withoutVideos) };
 }
 
 function loadGuides(): Map<string, Guide> {
@@ -138,6 +146,7 @@ interface Indexed {
   id: string;
   slug: GuideSlug;
   title: string;
+  headings: string;
   text: string;
   captions: string;
 }
@@ -148,10 +157,11 @@ function indexFor(locale: HelpLocale): MiniSearch<Indexed> {
   const existing = indexes.get(locale);
   if (existing) return existing;
   const index = new MiniSearch<Indexed>({
-    fields: ["title", "text", "captions"],
+    fields: ["title", "headings", "text", "captions"],
     storeFields: ["slug"],
     processTerm: (term) => fold(term) || null,
-    searchOptions: { boost: { title: 3 }, prefix: true, fuzzy: 0.15, combineWith: "AND" },
+    // Slight typos are forgiven in longer words only: "shop" must not find "stop".
+    searchOptions: { boost: { title: 3, headings: 2 }, prefix: true, fuzzy: (term) => (term.length >= 6 ? 0.2 : false), combineWith: "AND" },
   });
   for (const slug of GUIDE_SLUGS) {
     const g = getGuide(locale, slug);
@@ -159,14 +169,17 @@ function indexFor(locale: HelpLocale): MiniSearch<Indexed> {
     const captions = HELP_VIDEOS.filter((v) => v.guide === slug)
       .flatMap((v) => v.captions[locale])
       .join("\n");
-    index.add({ id: slug, slug, title: g.title, text: g.text, captions });
+    index.add({ id: slug, slug, title: g.title, headings: g.headings.join("\n"), text: g.text, captions });
   }
   indexes.set(locale, index);
   return index;
 }
 
 
-/** A passage of about 160 characters around the first occurrence of one of the words, or the summary. */
+/**
+ * The paragraph where one of the words first appears: whole when short, otherwise about 160 characters around the
+ * word, cut at spaces and marked with an ellipsis. The summary when no word appears as written (a fuzzy match).
+ */
 function excerptOf(guide: Guide, words: string[]): string {
   const folded = fold(guide.text);
   let at = -1;
@@ -175,9 +188,22 @@ function excerptOf(guide: Guide, words: string[]): string {
     if (i >= 0 && (at < 0 || i < at)) at = i;
   }
   if (at < 0) return guide.summary;
-  const start = Math.max(0, guide.text.lastIndexOf("\n", at) + 1, at - 60);
-  const slice = guide.text.slice(start, start + 160).split("\n")[0];
-  return `${start > 0 && guide.text[start - 1] !== "\n" ? "…" : ""}${slice.trim()}${start + slice.length < guide.text.length ? "…" : ""}`;
+  const lineStart = guide.text.lastIndexOf("\n", at) + 1;
+  const lineEnd = guide.text.indexOf("\n", at) < 0 ? guide.text.length : guide.text.indexOf("\n", at);
+  let line = guide.text.slice(lineStart, lineEnd);
+  let local = at - lineStart;
+  // A word found in a section heading: show the heading's first paragraph.
+  if (guide.headings.includes(line) && lineEnd < guide.text.length) {
+    const next = guide.text.indexOf("\n", lineEnd + 1);
+    line = guide.text.slice(lineEnd + 1, next < 0 ? guide.text.length : next);
+    local = 0;
+  }
+  if (line.length <= 200) return line;
+  let from = Math.max(0, local - 60);
+  let to = Math.min(line.length, from + 160);
+  if (from > 0) from = line.indexOf(" ", from) + 1 || from;
+  if (to < line.length) to = line.lastIndexOf(" ", to) > local ? line.lastIndexOf(" ", to) : to;
+  return `${from > 0 ? "…" : ""}${line.slice(from, to).trim()}${to < line.length ? "…" : ""}`;
 }
 
 /** The guides of a locale matching every word of the query (titles count most), best first. */
