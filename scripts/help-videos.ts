@@ -180,7 +180,7 @@ const SCRIPTS: Record<string, Step[]> = {
     async (page) => {
       await page.getByRole("button", { name: "Next: preview" }).click();
       await page.waitForURL(/\/newgroupmessage\/preview/);
-      await page.waitForTimeout(1600);
+      await page.waitForTimeout(2800);
       await page.getByRole("button", { name: "Send group message" }).click();
     },
     async (page) => {
