@@ -78,6 +78,12 @@ export default [
     route("manageintegrations/apikeys/reference", "routes/manageintegrations.apikeys.reference.tsx"),
     // --- integrations (Administrator only): the shop's discount codes ---
     route("manageintegrations", "routes/manageintegrations.tsx"),
+    // --- help centre and analytics ---
+    route("helpcentre", "routes/helpcentre.tsx"),
+    route("helpcentre/getstarted", "routes/helpcentre.$slug.tsx", { id: "helpcentre-getstarted" }),
+    route("helpcentre/:slug", "routes/helpcentre.$slug.tsx"),
+    route("analytics", "routes/analytics.tsx"),
+    route("analytics/export", "routes/analytics.export.ts"),
   ]),
   layout("routes/_public.tsx", [
     route("login", "routes/login.tsx"),

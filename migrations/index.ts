@@ -30,6 +30,7 @@ import * as m20261203000000 from "./20261203000000_webhooks";
 import * as m20261203000000ops from "./20261203000000_ops_console";
 import * as m20261203000014 from "./20261203000014_api_keys";
 import * as m20261203000000shop from "./20261203000000_shop_integration";
+import * as m20261203190000 from "./20261203190000_analytics_indexes";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   "20261203000000_ops_console": m20261203000000ops,
   "20261203000014_api_keys": m20261203000014,
   "20261203000000_shop_integration": m20261203000000shop,
+  "20261203190000_analytics_indexes": m20261203190000,
 };

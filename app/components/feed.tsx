@@ -29,11 +29,26 @@ function When({ iso }: { iso?: string }) {
   return <time dateTime={iso}>{formatLongDate(iso, i18n.language)}</time>;
 }
 
+/** A quick-start step's video in the getting-started guide (opening the guide also hides this panel). */
+function WatchLink({ step, video, task }: { step: number; video: string; task: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {" "}
+      <Link to={`/helpcentre/getstarted#video-${video}`} className="quick-start__watch">
+        <Icon name="play" /> {t("help.quickStart.watch", { step })}
+        <span className="visually-hidden"> {t("help.quickStart.watchTask", { task })}</span>
+      </Link>
+    </>
+  );
+}
+
 export function QuickStartPanel() {
   const { t } = useTranslation();
   const fetcher = useFetcher();
   const hasScreen = useHasScreen();
   const campaigns = hasScreen("/newcampaign");
+  const guide = hasScreen("/helpcentre/getstarted");
   // With JavaScript the panel goes at once; without it the form posts and the page comes back without it.
   if (fetcher.state !== "idle" && fetcher.formData?.get("intent") === HIDE_QUICK_START) return null;
   return (
@@ -55,20 +70,24 @@ export function QuickStartPanel() {
       <ol className="quick-start">
         <li>
           <Link to="/joinus">{t("feed.help.step1")}</Link>
+          {guide ? <WatchLink step={1} video="join-code" task={t("feed.help.step1")} /> : null}
         </li>
         <li>
           <Link to="/invitemember">{t("feed.help.step2")}</Link>
+          {guide ? <WatchLink step={2} video="invite-member" task={t("feed.help.step2")} /> : null}
         </li>
         <li>
           <Link to="/newgroupmessage">{t("feed.help.step3")}</Link>
+          {guide ? <WatchLink step={3} video="group-message" task={t("feed.help.step3")} /> : null}
         </li>
         {campaigns ? (
           <li>
             <Link to="/newcampaign">{t("feed.help.step4")}</Link>
+            {guide ? <WatchLink step={4} video="quick-poll" task={t("feed.help.step4")} /> : null}
           </li>
         ) : null}
       </ol>
-      {hasScreen("/helpcentre/getstarted") ? (
+      {guide ? (
         <p className="small">
           <Link to="/helpcentre/getstarted">{t("feed.help.more")}</Link>
         </p>

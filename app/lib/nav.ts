@@ -45,13 +45,14 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { id: "team", to: "/manageteam", icon: "team", place: "more", permission: "team:manage" },
   { id: "help", to: "/helpcentre", icon: "help", place: "more" },
   { id: "chat", to: "/agentchat", icon: "message", place: "more" },
+  { id: "analytics", to: "/analytics", icon: "chart", place: "more" },
 ];
 
 /**
  * Screens linked from other places than the navigation (the home page) that may not exist yet.
  * Their links are only drawn once the route exists.
  */
-export const LINKED_SCREENS = ["/subscription", "/campaigns", "/newcampaign", "/viewcampaign", "/helpcentre/getstarted", "/checkinqrcode", "/customerexpqrcode", "/checkinexport", "/manageintegrations", "/manageintegrations/apikeys", "/manageintegrations/webhooks"] as const;
+export const LINKED_SCREENS = ["/subscription", "/campaigns", "/newcampaign", "/viewcampaign", "/helpcentre/getstarted", "/checkinqrcode", "/customerexpqrcode", "/checkinexport", "/manageintegrations", "/manageintegrations/apikeys", "/manageintegrations/webhooks", "/analytics"] as const;
 
 /** Every path whose existence the shell checks. */
 export const CHECKED_SCREENS: readonly string[] = [...new Set([...NAV_ITEMS.map((i) => i.to), ...LINKED_SCREENS])];

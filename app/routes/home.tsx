@@ -100,6 +100,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <ButtonLink to="/newgroupmessage">
               <Icon name="group" /> {t("home.actions.group")}
             </ButtonLink>
+            {hasScreen("/analytics") ? (
+              <ButtonLink to="/analytics" variant="secondary">
+                <Icon name="chart" /> {t("analytics.homeLink")}
+              </ButtonLink>
+            ) : null}
           </div>
           <section className="feed" aria-labelledby="feed-title">
             <h2 id="feed-title">{t("feed.title")}</h2>
