@@ -60,7 +60,10 @@ const schema = z
     RUM_LICENCE_KEY: z.string().max(80).default(""),
     RUM_AGENT_ID: z.string().max(40).default(""),
     // --- billing ---
-    PAYMENT_PROVIDER: z.enum(["simulator"]).default("simulator"),
+    PAYMENT_PROVIDER: z.enum(["simulator", "stripe"]).default("simulator"),
+    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, "must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key)").optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]{8,}$/, "must be a webhook signing secret (whsec_…)").optional(),
+    STRIPE_API_BASE: z.string().url().optional(),
     PLANS_FILE: z.string().min(1).default("config/plans.json"),
     VAT_RATE_PERCENT: z.coerce.number().min(0).max(100).default(20),
     BILLING_GRACE_DAYS: z.coerce.number().int().min(0).max(60).default(7),
@@ -82,6 +85,11 @@ const schema = z
       if (!env.TWILIO_AUTH_TOKEN) ctx.addIssue({ code: "custom", path: ["TWILIO_AUTH_TOKEN"], message: "is required when SMS_PROVIDER=twilio" });
       if (!env.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when SMS_PROVIDER=twilio (webhook signatures are computed over it)" });
       if (!env.SMS_SYSTEM_SENDER) ctx.addIssue({ code: "custom", path: ["SMS_SYSTEM_SENDER"], message: "is required when SMS_PROVIDER=twilio: a number or Messaging Service the account owns, for sign-up PINs and reset codes" });
+    }
+    if (env.PAYMENT_PROVIDER === "stripe") {
+      if (!env.STRIPE_SECRET_KEY) ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "is required when PAYMENT_PROVIDER=stripe" });
+      if (!env.STRIPE_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required when PAYMENT_PROVIDER=stripe (webhooks are refused without a signature check)" });
+      if (!env.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when PAYMENT_PROVIDER=stripe (Stripe sends the owner back to it after paying)" });
     }
     if (env.EMAIL_PROVIDER === "smtp" && !env.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when EMAIL_PROVIDER=smtp" });
     if (env.NODE_ENV === "production" && env.SMS_PROVIDER !== "simulator" && !env.SESSION_SECRET) {
@@ -136,6 +144,8 @@ export interface Config {
   /** Plans, VAT, the grace period after a failed payment, and the payment provider. */
   billing: BillingSettings & {
     provider: Env["PAYMENT_PROVIDER"];
+    /** Stripe's keys when PAYMENT_PROVIDER=stripe (apiBase only for tests against a local fake). */
+    stripe: { secretKey: string; webhookSecret: string; apiBase?: string } | null;
     simulatorServed: boolean;
     /** Who issues the invoices: name, postal address lines and VAT registration number. */
     supplier: { name: string; address: string[]; vatNumber: string };
@@ -194,6 +204,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appVersion: APP_VERSION,
     billing: {
       provider: e.PAYMENT_PROVIDER,
+      stripe: e.PAYMENT_PROVIDER === "stripe" ? { secretKey: e.STRIPE_SECRET_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiBase: e.STRIPE_API_BASE } : null,
       plans: loadPlans(e.PLANS_FILE),
       vatRatePercent: e.VAT_RATE_PERCENT,
       graceDays: e.BILLING_GRACE_DAYS,
