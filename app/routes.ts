@@ -123,6 +123,7 @@ export default [
   // --- provider webhooks (Twilio) ---
   route("webhooks/twilio/sms", "routes/webhooks/twilio.sms.ts"),
   route("webhooks/twilio/status", "routes/webhooks/twilio.status.ts"),
+  route("webhooks/stripe", "routes/webhooks/stripe.ts"),
   route("webhooks/*", "routes/webhooks/not-found.ts"), // plain 404 for unknown webhook paths
   // --- payment simulator (billing) ---
   route("paymentsimulator", "routes/paymentsimulator.tsx"),

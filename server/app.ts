@@ -18,7 +18,7 @@ import { createPaymentProvider } from "~/providers/payments/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
 import { workerRounds } from "~/domain/jobs/index.server";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { handleSmsWebhook, handleStatusWebhook } from "./webhooks";
+import { handleSmsWebhook, handleStatusWebhook, handleStripeWebhook } from "./webhooks";
 import { MAX_WEBHOOK_BYTES, type RawWebhook, type WebhookAnswer } from "~/lib/webhook.server";
 
 /** Bodies up to 2 MB (a 1 MB hostile form post still gets a proper validation answer). */
@@ -180,6 +180,7 @@ export async function createApp(env: Record<string, string | undefined> = proces
 const WEBHOOKS: Record<string, (raw: RawWebhook, deps: AppDeps) => Promise<WebhookAnswer>> = {
   "/webhooks/twilio/sms": handleSmsWebhook,
   "/webhooks/twilio/status": handleStatusWebhook,
+  "/webhooks/stripe": handleStripeWebhook,
 };
 
 /**
@@ -199,6 +200,7 @@ function readNodeWebhook(req: IncomingMessage, res: ServerResponse): Promise<Raw
       contentType: header("content-type"),
       contentLength: header("content-length"),
       signature: header("x-twilio-signature"),
+      stripeSignature: header("stripe-signature"),
       pathAndQuery: req.url ?? "/",
       body,
     });

@@ -201,7 +201,8 @@ export async function changeSubscription(db: Db, provider: PaymentProvider, sett
     await db.updateTable("subscriptions").set({ next_plan_id: quote.plan.id, updated_at: now.toISOString() }).where("business_id", "=", req.businessId).execute();
     return { status: "scheduled", effectiveAt: quote.effectiveAt! };
   }
-  if (!req.card && !sub?.payment_method) throw new AppError("BR025", undefined, { field: "number" });
+  // A processor with its own card page collects a new card there; with our form one must have been typed.
+  if (!req.card && !sub?.payment_method && provider.cardEntry === "form") throw new AppError("BR025", undefined, { field: "number" });
   const kind: PaymentKind = req.kind === "activate" ? "ACTIVATE" : req.kind === "increase" ? "INCREASE" : "MONTH_INCREASE";
   const periodStart = req.kind === "activate" ? now : new Date(sub!.period_start);
   const periodEnd = req.kind === "activate" ? nextMonthly(now, now) : new Date(sub!.period_end);
@@ -235,12 +236,20 @@ export async function keepCurrentPlan(db: Db, businessId: number, now: Date): Pr
 }
 
 /** After a failed renewal: pays what is due now, with a new card or the card on file. */
-export async function payNow(db: Db, provider: PaymentProvider, settings: BillingSettings, req: { businessId: number; businessName: string; card?: CardInput; returnUrl: string }, now: Date): Promise<PaymentOutcome> {
+export async function payNow(
+  db: Db,
+  provider: PaymentProvider,
+  settings: BillingSettings,
+  req: { businessId: number; businessName: string; card?: CardInput; newCard?: boolean; returnUrl: string },
+  now: Date,
+): Promise<PaymentOutcome> {
   const sub = await getSubscription(db, req.businessId);
   if (!sub || sub.status !== "PAYMENT_FAILED") throw new AppError("PY006");
-  if (!req.card && !sub.payment_method) throw new AppError("BR025", undefined, { field: "number" });
+  const newCard = Boolean(req.card) || Boolean(req.newCard);
+  if (!newCard && !sub.payment_method) throw new AppError("BR025", undefined, { field: "number" });
+  if (req.newCard && !req.card && provider.cardEntry === "form") throw new AppError("BR025", undefined, { field: "number" });
   const payment = await openRenewal(db, settings, sub, now);
-  return collect(db, provider, settings, payment, { name: req.businessName, card: req.card, paymentMethod: sub.payment_method, offSession: false, returnUrl: req.returnUrl }, now);
+  return collect(db, provider, settings, payment, { name: req.businessName, card: req.card, paymentMethod: newCard ? null : sub.payment_method, offSession: false, returnUrl: req.returnUrl }, now);
 }
 
 /** The owner is back from 3-D Secure: asks the provider how it went and settles the payment. */

@@ -121,7 +121,10 @@ export class StripePaymentProvider implements PaymentProvider {
         intent = typeof pi === "string" ? pi : (pi?.id ?? "");
       }
       if (!intent.startsWith("pi_")) throw new PaymentProviderError("no Stripe payment to refund", { retryable: false });
-      const refund = await this.stripe.refunds.create({ payment_intent: intent, amount: request.amountPence }, { idempotencyKey: request.idempotencyKey });
+      const refund = await this.stripe.refunds.create(
+        { payment_intent: intent, amount: request.amountPence, metadata: { textcircle_refund: request.idempotencyKey } },
+        { idempotencyKey: request.idempotencyKey },
+      );
       return { reference: refund.id };
     });
   }
