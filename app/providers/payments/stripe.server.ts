@@ -178,6 +178,8 @@ function declineCode(code: string | undefined): DeclineCode {
   switch (code) {
     case "authentication_required":
       return "authentication_required";
+    case "payment_intent_authentication_failure":
+      return "authentication_failed";
     case "expired_card":
       return "expired_card";
     case "incorrect_number":
