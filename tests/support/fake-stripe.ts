@@ -116,7 +116,7 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
           return error(402, { type: "card_error", code: "authentication_required", decline_code: "authentication_required", message: "This payment needs authentication.", payment_intent: expandIntent(pi) });
         }
         pi.status = "requires_action";
-        pi.next_action = { type: "redirect_to_url", redirect_to_url: { url: `${base}/3ds/${pi.id}`, return_url: form.get("return_url") } };
+        pi.next_action = { type: "redirect_to_url", redirect_to_url: { url: `${base}/3ds/${pi.id as string}`, return_url: form.get("return_url") } };
         return { status: 200, body: expandIntent(pi) };
       }
       pi.status = "succeeded";
