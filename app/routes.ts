@@ -47,6 +47,7 @@ export default [
     route("subscription/cancel", "routes/subscription.cancel.tsx"), // Administrator only
     route("paymenthistory", "routes/paymenthistory.tsx"), // Administrator only
     route("paymenthistory/:invoiceNumber/invoice.pdf", "routes/paymenthistory.invoice.ts"),
+    route("paymenthistory/creditnotes/:number/creditnote.pdf", "routes/paymenthistory.creditnote.ts"),
     route("referral", "routes/referral.tsx"),
     // campaigns: the list, choosing a type, each type's create and edit page, the results and their CSV
     route("campaigns", "routes/campaigns.tsx"),

@@ -132,6 +132,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** A discount ends at midnight after its last day: the day shown is the one before. */
+const lastDay = (endsAt: string) => new Date(new Date(endsAt).getTime() - 1).toISOString();
+
 type Replyable = { reply(options: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }): SubmissionResult<string[]> };
 
 /** A refusal (AppError) as a reply to the form that was sent; anything else is a real fault. */
@@ -280,7 +283,7 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
                 <dt>{t("billing.monthly.discount")}</dt>
                 <dd>
                   {view.discount.endsAt
-                    ? t("billing.monthly.discountUntil", { percent: view.discount.percent, date: date(view.discount.endsAt) })
+                    ? t("billing.monthly.discountUntil", { percent: view.discount.percent, date: date(lastDay(view.discount.endsAt)) })
                     : t("billing.monthly.discountOpen", { percent: view.discount.percent })}
                 </dd>
               </div>

@@ -230,6 +230,36 @@ export async function changeSubscription(db: Db, provider: PaymentProvider, sett
   return collect(db, provider, settings, payment, { name: req.businessName, card: req.card, paymentMethod: sub?.payment_method ?? null, offSession: false, returnUrl: req.returnUrl }, now);
 }
 
+/**
+ * The company discount an operator gives a business: a whole percentage off the net price of every invoice
+ * opened from now on (increases now, renewals from their period's start), until the end of `endsOn` (a day,
+ * YYYY-MM-DD, UK time) or with no end. 0 removes it. Invoices already issued keep what they had. BR025 for a
+ * percentage or date that cannot be used, PY006 for an account that has no monthly plan yet.
+ */
+export async function setCompanyDiscount(db: Db, businessId: number, input: { percent: number; endsOn: string | null }, now: Date): Promise<{ percent: number; endsAt: string | null }> {
+  if (!Number.isInteger(input.percent) || input.percent < 0 || input.percent > 100) throw new AppError("BR025", undefined, { field: "percent" });
+  let endsAt: string | null = null;
+  if (input.endsOn) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(input.endsOn);
+    const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+    if (!day || day.toISOString().slice(0, 10) !== input.endsOn) throw new AppError("BR025", undefined, { field: "endsOn" });
+    // The discount lasts the whole of its last day in the UK: it ends at the next midnight, London time.
+    const next = new Date(day.getTime() + 86400_000);
+    const londonOffset = new Date(next.toLocaleString("en-US", { timeZone: "Europe/London" })).getTime() - new Date(next.toLocaleString("en-US", { timeZone: "UTC" })).getTime();
+    endsAt = new Date(next.getTime() - londonOffset).toISOString();
+    if (endsAt <= now.toISOString()) throw new AppError("BR025", undefined, { field: "endsOn" });
+  }
+  const sub = await getSubscription(db, businessId);
+  if (!sub) throw new AppError("PY006");
+  const percent = input.percent;
+  await db
+    .updateTable("subscriptions")
+    .set({ discount_percent: percent, discount_ends_at: percent ? endsAt : null, updated_at: now.toISOString() })
+    .where("business_id", "=", businessId)
+    .execute();
+  return { percent, endsAt: percent ? endsAt : null };
+}
+
 /** Stops a scheduled lower plan: the current plan renews as before. */
 export async function keepCurrentPlan(db: Db, businessId: number, now: Date): Promise<void> {
   await db.updateTable("subscriptions").set({ next_plan_id: null, updated_at: now.toISOString() }).where("business_id", "=", businessId).execute();
