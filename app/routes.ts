@@ -36,6 +36,7 @@ export default [
     route("groupmessages", "routes/groupmessages.tsx"),
     route("groupmessages/:messageId/edit", "routes/groupmessages.$messageId.edit.tsx"),
     route("groupmessages/:messageId/delete", "routes/groupmessages.$messageId.delete.tsx"),
+    route("groupmessages/:messageId/leftout", "routes/groupmessages.$messageId.leftout.tsx"),
     route("allgroupmessages", "routes/allgroupmessages.tsx"),
     route("welcome/success", "routes/welcome.success.tsx"),
     route("welcome/incomplete", "routes/welcome.incomplete.tsx"),

@@ -114,6 +114,11 @@ export interface DraftPreview {
   recipients: number;
   credits: number;
   creditsRemaining: number;
+  /**
+   * When the credit is short: how many of the first recipients (in the order the send goes through them) the
+   * credit covers, and what they use. Null when everyone fits.
+   */
+  fits: { recipients: number; credits: number } | null;
   members: { id: number; name: string; phone: string }[];
   member: { id: number; name: string; phone: string } | null;
   rendered: string;
@@ -138,9 +143,17 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
   const template = compileTemplate(sent.body);
   let recipients = 0;
   let credits = 0;
+  const remaining = await creditsRemaining(db, businessId, now);
+  // The first recipients the remaining credit covers, in the send's own order (a prefix: never skips one).
+  let fitRecipients = 0;
+  let fitCredits = 0;
+  let fitting = true;
   if (template.constant) {
     recipients = await countRecipients(db, businessId, draft.groupId);
-    credits = recipients * analyse(sent.body).segments;
+    const each = analyse(sent.body).segments;
+    credits = recipients * each;
+    fitRecipients = Math.min(recipients, Math.floor(remaining / each));
+    fitCredits = fitRecipients * each;
   } else {
     const cache = new Map<string, number>();
     for await (const page of recipientPages(db, businessId, draft.groupId)) {
@@ -152,6 +165,10 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
         }
         recipients++;
         credits += s;
+        if (fitting && fitCredits + s <= remaining) {
+          fitRecipients++;
+          fitCredits += s;
+        } else fitting = false;
       }
     }
   }
@@ -169,7 +186,8 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
     group,
     recipients,
     credits,
-    creditsRemaining: await creditsRemaining(db, businessId, now),
+    creditsRemaining: remaining,
+    fits: credits > remaining ? { recipients: fitRecipients, credits: fitCredits } : null,
     members: sample.map(label),
     member: chosen ? label(chosen) : null,
     rendered,
@@ -193,7 +211,7 @@ async function messageByKey(db: Db, businessId: number, key: string) {
  */
 export async function sendDraft(
   deps: PipelineDeps,
-  input: { businessId: number; userId: number; draftId: number },
+  input: { businessId: number; userId: number; draftId: number; firstRecipients?: number | null },
 ): Promise<{ messageId: number; groupId: number; created: boolean; scheduled: boolean }> {
   const draft = await getDraft(deps.db, input.businessId, input.draftId);
   if (!draft) throw new AppError("NF001", undefined, { status: 404 });
@@ -218,6 +236,8 @@ export async function sendDraft(
       sendAt,
       createdBy: input.userId,
       idempotencyKey: key,
+      // The owner chose to send to the first N members the credit covers; the rest are recorded as left out.
+      maxRecipients: input.firstRecipients ?? null,
     });
     await deps.db.updateTable("group_message_drafts").set({ message_id: created.messageId, updated_at: now.toISOString() }).where("id", "=", draft.id).execute();
     return { messageId: created.messageId, groupId: draft.groupId, created: true, scheduled };
@@ -241,6 +261,8 @@ export interface GroupMessageRow {
   editable: boolean;
   recipients: number;
   credits: number;
+  /** Members not sent to because the credit ran out (see listLeftOut). */
+  leftOut: number;
   error: string | null;
   sent: number;
   delivered: number;
@@ -261,7 +283,7 @@ export async function listGroupMessages(
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
   const msgs = await q
-    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error"])
+    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error", "left_out"])
     .orderBy("id", "desc")
     .limit(PAGE_SIZE)
     .offset((page - 1) * PAGE_SIZE)
@@ -314,7 +336,7 @@ export async function getGroupMessage(db: Db, businessId: number, messageId: num
   if (!Number.isSafeInteger(messageId) || messageId <= 0) throw new AppError("NF001", undefined, { status: 404 });
   const m = await db
     .selectFrom("messages")
-    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error"])
+    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error", "left_out"])
     .where("business_id", "=", businessId)
     .where("kind", "=", "GROUP")
     .where("id", "=", messageId)
@@ -324,7 +346,7 @@ export async function getGroupMessage(db: Db, businessId: number, messageId: num
   return toRow(m, group?.name ?? null, now, { sent: 0, delivered: 0, failed: 0, replies: 0 });
 }
 
-type MessageListFields = Pick<Selectable<DB["messages"]>, "id" | "body" | "group_id" | "status" | "send_at" | "editable_until" | "recipients" | "credits" | "error">;
+type MessageListFields = Pick<Selectable<DB["messages"]>, "id" | "body" | "group_id" | "status" | "send_at" | "editable_until" | "recipients" | "credits" | "error" | "left_out">;
 
 /** One message as the tracking pages show it: editable only while pending and inside its pause. */
 function toRow(m: MessageListFields, groupName: string | null, now: Date, counts: Pick<GroupMessageRow, "sent" | "delivered" | "failed" | "replies">): GroupMessageRow {
@@ -339,6 +361,7 @@ function toRow(m: MessageListFields, groupName: string | null, now: Date, counts
     editable: PENDING_STATUSES.includes(m.status) && now.toISOString() < m.editable_until,
     recipients: Number(m.recipients),
     credits: Number(m.credits),
+    leftOut: Number(m.left_out),
     error: m.error,
     ...counts,
   };
@@ -461,4 +484,35 @@ async function groupNames(db: Db, businessId: number, msgs: { group_id: number |
   const groups = await db.selectFrom("groups").select(["id", "name"]).where("business_id", "=", businessId).where("id", "in", ids).execute();
   for (const g of groups) names.set(Number(g.id), g.name);
   return names;
+}
+
+/** The members a group message was not sent to because the credit ran out, a page at a time (NF001 for another business's message). */
+export async function listLeftOut(db: Db, businessId: number, messageId: number, page: number, pageSize = 50) {
+  const msg = await db
+    .selectFrom("messages")
+    .select(["id", "group_id", "recipients", "left_out", "body", "send_at"])
+    .where("business_id", "=", businessId)
+    .where("id", "=", messageId)
+    .where("kind", "=", "GROUP")
+    .executeTakeFirst();
+  if (!msg) throw new AppError("NF001", undefined, { status: 404 });
+  const total = Number(msg.left_out);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const p = Math.min(pageCount, Math.max(1, Math.floor(page) || 1));
+  const rows = await db
+    .selectFrom("message_left_out")
+    .innerJoin("members", "members.id", "message_left_out.member_id")
+    .select(["members.id", "members.phone", "members.first_name", "members.full_name"])
+    .where("message_left_out.message_id", "=", messageId)
+    .where("message_left_out.business_id", "=", businessId)
+    .orderBy("message_left_out.id")
+    .limit(pageSize)
+    .offset((p - 1) * pageSize)
+    .execute();
+  return {
+    message: { id: Number(msg.id), groupId: msg.group_id === null ? null : Number(msg.group_id), recipients: Number(msg.recipients), leftOut: total, body: msg.body, sendAt: msg.send_at },
+    members: rows.map((m) => ({ id: Number(m.id), name: m.full_name || m.first_name || m.phone, phone: m.phone })),
+    page: p,
+    pageCount,
+  };
 }
