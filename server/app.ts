@@ -82,6 +82,10 @@ export async function createApp(env: Record<string, string | undefined> = proces
     console.warn(`Warning: SIMULATOR_PUBLIC=true: anyone who can reach HOST=${config.host} can read every simulated text (sign-up PINs included).`);
   }
 
+  if (config.production && !config.billing.supplierConfigured) {
+    console.warn("Warning: invoices and credit notes name the demonstration supplier. Set SUPPLIER_NAME, SUPPLIER_ADDRESS and SUPPLIER_VAT_NUMBER to your company's.");
+  }
+
   configureToastCookie({ secret: config.sessionSecret, secure: config.production });
 
   const app = express();

@@ -71,9 +71,19 @@ const schema = z
       .string()
       .regex(/^\d{1,2}(,\d{1,2})*$/, "must be day numbers separated by commas, e.g. 1,3,5")
       .default("1,3,5"),
-    SUPPLIER_NAME: z.string().min(1).max(200).default("Textcircle Ltd"),
-    SUPPLIER_ADDRESS: z.string().min(1).max(500).default("1 Example Street|London|EC1A 1AA|United Kingdom"),
-    SUPPLIER_VAT_NUMBER: z.string().min(1).max(40).default("GB 123 4567 89"),
+    // Who issues the invoices and credit notes. The defaults are a plausible demonstration company (the VAT
+    // number passes HMRC's check-digit test but is nobody's): a real deployment sets all three (a warning says so).
+    SUPPLIER_NAME: z.string().min(1).max(200).optional(),
+    SUPPLIER_ADDRESS: z
+      .string()
+      .min(1)
+      .max(500)
+      .refine((v) => v.split("|").filter((l) => l.trim()).length >= 2, "must be at least two address lines separated by |, e.g. 20 Station Road|Cambridge|CB1 2JD")
+      .optional(),
+    SUPPLIER_VAT_NUMBER: z
+      .string()
+      .regex(/^[A-Z]{2} ?[0-9A-Z][0-9A-Z ]{1,16}$/, "must be a VAT registration number such as GB 274 1834 51")
+      .optional(),
     REFERRAL_DISCOUNT_PENCE: z.coerce.number().int().min(0).max(1_000_000).default(1000),
     EMAIL_PROVIDER: z.enum(["outbox", "smtp"]).default("outbox"),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
@@ -149,10 +159,15 @@ export interface Config {
     simulatorServed: boolean;
     /** Who issues the invoices: name, postal address lines and VAT registration number. */
     supplier: { name: string; address: string[]; vatNumber: string };
+    /** False while the invoices name the demonstration supplier (SUPPLIER_* not all set). */
+    supplierConfigured: boolean;
   };
   /** Emails: the embedded outbox (shown at /outbox where the simulator is served) or SMTP. */
   email: { provider: Env["EMAIL_PROVIDER"]; smtpUrl: string | null; from: string; outboxServed: boolean };
 }
+
+/** The supplier the invoices name until SUPPLIER_NAME, SUPPLIER_ADDRESS and SUPPLIER_VAT_NUMBER are set. */
+export const DEMO_SUPPLIER = { name: "Textcircle Ltd", address: ["20 Station Road", "Cambridge", "CB1 2JD", "United Kingdom"], vatNumber: "GB 274 1834 51" };
 
 export class ConfigError extends Error {}
 
@@ -212,7 +227,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       referralDiscountPence: e.REFERRAL_DISCOUNT_PENCE,
       // The payment simulator's pages are served where the SMS simulator's are (this machine only, by default).
       simulatorServed: e.PAYMENT_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
-      supplier: { name: e.SUPPLIER_NAME, address: e.SUPPLIER_ADDRESS.split("|").map((l) => l.trim()).filter(Boolean), vatNumber: e.SUPPLIER_VAT_NUMBER },
+      supplier: {
+        name: e.SUPPLIER_NAME ?? DEMO_SUPPLIER.name,
+        address: e.SUPPLIER_ADDRESS ? e.SUPPLIER_ADDRESS.split("|").map((l) => l.trim()).filter(Boolean) : DEMO_SUPPLIER.address,
+        vatNumber: e.SUPPLIER_VAT_NUMBER ?? DEMO_SUPPLIER.vatNumber,
+      },
+      supplierConfigured: Boolean(e.SUPPLIER_NAME && e.SUPPLIER_ADDRESS && e.SUPPLIER_VAT_NUMBER),
     },
     email: {
       provider: e.EMAIL_PROVIDER,

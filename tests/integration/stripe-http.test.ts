@@ -27,6 +27,19 @@ describe("Stripe configuration", () => {
   });
 });
 
+describe("supplier configuration", () => {
+  it("names a plausible demonstration supplier until all three are set, and checks them", () => {
+    const demo = loadConfig({});
+    expect(demo.billing.supplier).toEqual({ name: "Textcircle Ltd", address: ["20 Station Road", "Cambridge", "CB1 2JD", "United Kingdom"], vatNumber: "GB 274 1834 51" });
+    expect(demo.billing.supplierConfigured).toBe(false);
+    const real = loadConfig({ SUPPLIER_NAME: "Circle Texts Ltd", SUPPLIER_ADDRESS: "4 Quay Street|Bristol|BS1 4DB", SUPPLIER_VAT_NUMBER: "GB 198 7654 32" });
+    expect(real.billing.supplier).toEqual({ name: "Circle Texts Ltd", address: ["4 Quay Street", "Bristol", "BS1 4DB"], vatNumber: "GB 198 7654 32" });
+    expect(real.billing.supplierConfigured).toBe(true);
+    expect(() => loadConfig({ SUPPLIER_ADDRESS: "Only one line" })).toThrow("SUPPLIER_ADDRESS: must be at least two address lines");
+    expect(() => loadConfig({ SUPPLIER_VAT_NUMBER: "123" })).toThrow("SUPPLIER_VAT_NUMBER: must be a VAT registration number");
+  });
+});
+
 describe.each(DIALECTS)("Stripe over HTTP (%s)", (dialect) => {
   let fake: FakeStripe;
   let app: TestApp;
