@@ -5,7 +5,7 @@
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
-import { DEMO, dbPath, expectAccessible, login, ukMobile, uniqueEmail } from "./support";
+import { DEMO, dbPath, expectAccessible, login, screenshots, ukMobile, uniqueEmail } from "./support";
 
 /** A trial business of its own with 5 credits left, a number, no quiet hours and 8 subscribed members. */
 function createShortTrial(): { email: string } {
@@ -59,17 +59,20 @@ test.describe("group message short of credit", () => {
     await expect(page.getByRole("link", { name: "Increase my plan first" })).toHaveAttribute("href", "/changesubscription");
     await expect(page.getByRole("button", { name: "Send group message" })).toHaveCount(0);
     await expectAccessible(page, testInfo);
+    await screenshots(page, "partial-send-preview", testInfo);
 
     await page.getByRole("button", { name: "Send to the first 5 of 8 members" }).click();
     await expect(page.getByText("Your group message is on its way to the members your credit covered.")).toBeVisible();
     const note = page.getByTestId("left-out-note").first();
     await expect(note).toContainText("Sent to 5: 3 members were left out because the credit ran out.");
     await expectAccessible(page, testInfo);
+    await screenshots(page, "partial-send-list", testInfo);
 
     await note.getByRole("link", { name: "See who was left out" }).click();
     await expect(page.getByRole("heading", { name: "Members left out" }).first()).toBeVisible();
     await expect(page.getByTestId("left-out-member")).toHaveCount(3);
     for (const n of ["Patron6", "Patron7", "Patron8"]) await expect(page.getByText(n)).toBeVisible();
     await expectAccessible(page, testInfo);
+    await screenshots(page, "partial-send-left-out", testInfo);
   });
 });
