@@ -102,6 +102,9 @@ describe.each(DIALECTS)("Stripe over HTTP (%s)", (dialect) => {
     const { account, client } = await activatingOwner();
     const res = await client.post("/subscription", { intent: "activate", plan: "s250" });
     const session = fake.sessions.get(res.headers.get("location")!.split("/").pop()!)!;
+    // Giving up on Stripe's page leads back to the plan, where the payment waits with a link to continue it.
+    expect(session.cancel_url).toBe("https://textcircle.test/subscription");
+    expect(await (await client.get("/subscription")).text()).toContain(`href="${session.url as string}"`);
     fake.completeCheckout(session.id as string);
     const object = { ...session, status: "complete" };
     const forged = fake.signEvent("checkout.session.completed", object, { secret: "whsec_someoneelse0123456" });

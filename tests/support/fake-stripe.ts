@@ -140,6 +140,7 @@ export async function startFakeStripe(options: { secretKey: string; webhookSecre
         payment_intent_metadata: metadataOf(form, "payment_intent_data[metadata]"),
         setup_future_usage: form.get("payment_intent_data[setup_future_usage]"),
         success_url: form.get("success_url"),
+        cancel_url: form.get("cancel_url"),
         status: "open",
         payment_status: "unpaid",
         payment_intent: null,

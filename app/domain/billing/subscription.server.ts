@@ -378,6 +378,7 @@ async function collect(
         paymentMethod: who.card ? null : who.paymentMethod,
         offSession: who.offSession,
         returnUrl: who.returnUrl.replace("{id}", String(payment.id)),
+        cancelUrl: "/subscription",
       });
     } catch (error) {
       if (error instanceof PaymentProviderError) throw new AppError("PY007");

@@ -67,7 +67,9 @@ export class StripePaymentProvider implements PaymentProvider {
             payment_intent_data: { setup_future_usage: "off_session", description: request.description, metadata },
             metadata,
             success_url: back,
-            cancel_url: back,
+            // Giving up on Stripe's page is not a decline: the owner is back on their plan, where the payment
+            // waits with a link to continue it (Stripe ends the page after a day, and its event closes the payment).
+            cancel_url: request.cancelUrl ? this.absolute(request.cancelUrl) : back,
           },
           { idempotencyKey: `${request.idempotencyKey}:checkout` },
         );

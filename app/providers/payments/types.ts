@@ -24,6 +24,8 @@ export interface ChargeRequest {
   offSession: boolean;
   /** Where the provider sends the person back after a 3-D Secure confirmation. */
   returnUrl: string;
+  /** Where a provider's own payment page sends the person who gives up (the returnUrl when not given). */
+  cancelUrl?: string;
 }
 
 export type DeclineCode = "card_declined" | "authentication_failed" | "authentication_required" | "invalid_card" | "expired_card";
