@@ -63,6 +63,9 @@ describe.each(DIALECTS)("Stripe payments (%s)", (dialect) => {
     const session = [...fake.sessions.values()].find((s) => s.url === out.actionUrl)!;
     // £15 + VAT, in pence; the card kept for the renewals; back to our confirmation page.
     expect(session).toMatchObject({ amount_total: 1800, currency: "gbp", setup_future_usage: "off_session", success_url: `https://textcircle.test/subscription/confirm/${out.paymentId}`, cancel_url: "https://textcircle.test/subscription" });
+    // Stripe unreachable when the owner comes back: PY007, nothing changes.
+    fake.fail(2);
+    await expect(confirmPayment(t.db, provider(), settings, id, out.paymentId, clock)).rejects.toMatchObject({ code: "PY007" });
     // Back before paying (or a second click): still waiting, nothing granted, no second page.
     await expect(confirmPayment(t.db, provider(), settings, id, out.paymentId, clock)).resolves.toMatchObject({ status: "requires_action" });
     const again = await changeSubscription(t.db, provider(), settings, req(id, "activate", "s250"), clock);

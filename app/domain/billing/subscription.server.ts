@@ -288,7 +288,7 @@ export async function confirmPayment(db: Db, provider: PaymentProvider, settings
   if (!payment) throw new AppError("NF001", undefined, { status: 404 });
   if (payment.status === "PAID") return { status: "paid", paymentId };
   if (payment.status !== "REQUIRES_ACTION" || !payment.provider_ref) throw new AppError("PY002");
-  const result = await provider.retrieve(payment.provider_ref);
+  const result = await retrieveOrThrow(provider, payment.provider_ref);
   return settleOrThrow(db, settings, payment, result, now);
 }
 
@@ -366,7 +366,7 @@ async function collect(
   let result: ChargeResult;
   if (payment.status === "REQUIRES_ACTION" && payment.provider_ref) {
     // A second click while 3-D Secure is waiting: the same confirmation, never a second charge.
-    result = await provider.retrieve(payment.provider_ref);
+    result = await retrieveOrThrow(provider, payment.provider_ref);
   } else {
     try {
       result = await provider.charge({
@@ -386,6 +386,16 @@ async function collect(
     }
   }
   return settleOrThrow(db, settings, payment, result, now);
+}
+
+/** The provider's current answer for a payment; PY007 (nothing changed) when it cannot be had now. */
+async function retrieveOrThrow(provider: PaymentProvider, reference: string): Promise<ChargeResult> {
+  try {
+    return await provider.retrieve(reference);
+  } catch (error) {
+    if (error instanceof PaymentProviderError) throw new AppError("PY007");
+    throw error;
+  }
 }
 
 async function settleOrThrow(db: Db, settings: BillingSettings, payment: Payment, result: ChargeResult, now: Date): Promise<PaymentOutcome> {
