@@ -120,6 +120,8 @@ export default [
     route("subscription/change", "routes/api/subscription.change.ts"),
     route("payments", "routes/api/payments.ts"),
     route("payments/:invoiceNumber/invoice.pdf", "routes/api/payments.invoice.ts"),
+    route("creditnotes", "routes/api/creditnotes.ts"),
+    route("creditnotes/:number/creditnote.pdf", "routes/api/creditnotes.pdf.ts"),
     route("*", "routes/api/not-found.ts"), // "api/*": JSON 404 for unknown /api/ paths, ahead of the page catch-all
   ]),
   // --- provider webhooks (Twilio) ---

@@ -159,10 +159,21 @@ describe.each(DIALECTS)("credit notes and discounts on the pages (%s)", (dialect
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
 
-    const team = await createTeamUser(db, account.businessId);
-    expect((await (await signedIn(t.app, team.id)).get(`/paymenthistory/creditnotes/${label}/creditnote.pdf`)).status).toBe(403);
-    const other = await createAccount(db);
-    expect((await (await signedIn(t.app, other.id)).get(`/paymenthistory/creditnotes/${label}/creditnote.pdf`)).status).toBe(404);
+    const api = (await (await client.get("/api/creditnotes")).json()) as { total: number; creditNotes: Array<Record<string, unknown>> };
+    expect(api.total).toBe(1);
+    expect(api.creditNotes[0]).toMatchObject({ creditNoteNumber: label, invoiceNumber: `INV-${String(paid.invoice_number).padStart(6, "0")}`, reason: "Goodwill", amountExcludingVatPence: 500, vatPence: 100, totalPence: 600 });
+    const apiPdf = await client.get(`/api/creditnotes/${label}/creditnote.pdf`);
+    expect(apiPdf.headers.get("content-type")).toBe("application/pdf");
+
+    const team = await signedIn(t.app, (await createTeamUser(db, account.businessId)).id);
+    expect((await team.get(`/paymenthistory/creditnotes/${label}/creditnote.pdf`)).status).toBe(403);
+    const teamApi = await team.get("/api/creditnotes");
+    expect(teamApi.status).toBe(403);
+    expect(((await teamApi.json()) as { responseCode: string }).responseCode).toBe("FB001");
+    const other = await signedIn(t.app, (await createAccount(db)).id);
+    expect((await other.get(`/paymenthistory/creditnotes/${label}/creditnote.pdf`)).status).toBe(404);
+    expect((await other.get(`/api/creditnotes/${label}/creditnote.pdf`)).status).toBe(404);
+    expect(((await (await other.get("/api/creditnotes")).json()) as { total: number }).total).toBe(0);
 
     await setCompanyDiscount(db, account.businessId, { percent: 12, endsOn: "2099-12-31" }, now);
     const page = pageText(await (await client.get("/subscription")).text());
