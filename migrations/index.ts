@@ -25,7 +25,7 @@ import * as m20261129100000 from "./20261129100000_export_files";
 import * as m20261201000000 from "./20261201000000_billing";
 import * as m20261201000100 from "./20261201000100_email_outbox";
 import * as m20261201000200 from "./20261201000200_referral_rewards";
-import * as m20261203000000 from "./20261203000000_stripe_credit_notes";
+import * as m20261204001700 from "./20261204001700_stripe_credit_notes";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -52,5 +52,5 @@ export const migrations: Record<string, Migration> = {
   "20261201000000_billing": m20261201000000,
   "20261201000100_email_outbox": m20261201000100,
   "20261201000200_referral_rewards": m20261201000200,
-  "20261203000000_stripe_credit_notes": m20261203000000,
+  "20261204001700_stripe_credit_notes": m20261204001700,
 };
