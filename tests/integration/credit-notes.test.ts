@@ -112,10 +112,15 @@ describe.each(DIALECTS)("credit notes and company discounts (%s)", (dialect) => 
     await expect(setCompanyDiscount(t.db, id, { percent: 0, endsOn: null }, clock)).resolves.toEqual({ percent: 0, endsAt: null });
   });
 
+});
+
+// The command reads DATABASE_URL as the server does; the domain function it calls is tested on both databases above.
+describe("the operator's discount command (sqlite)", () => {
+  const t = useTestDb("sqlite");
   it("is set by the operator's command", async () => {
-    if (dialect !== "sqlite") return; // the command reads DATABASE_URL as the server does; one database is enough
-    clock = new Date();
-    const { id } = await subscribed("s250");
+    const now = new Date();
+    const id = await createBusiness(t.db, { trialCredits: 0, name: `Harbour Fish Bar ${Date.now()}` });
+    await changeSubscription(t.db, new SimulatorPaymentProvider(t.db, () => now), settings, { businessId: id, businessName: "Shop", kind: "activate", planId: "s250", card: VISA, returnUrl: "/x/{id}" }, now);
     const run = promisify(execFile);
     const env = { ...process.env, DATABASE_URL: t.testDb.url, NODE_ENV: "test" };
     const ok = await run(process.execPath, ["scripts/billing-discount.mjs", String(id), "15"], { env });
@@ -125,7 +130,16 @@ describe.each(DIALECTS)("credit notes and company discounts (%s)", (dialect) => 
     const bad = await run(process.execPath, ["scripts/billing-discount.mjs", String(id), "150"], { env }).catch((e: { code: number; stderr: string }) => e);
     expect(bad).toMatchObject({ code: 1 });
     expect((bad as { stderr: string }).stderr).toContain("whole number from 0 to 100");
-  }, 60_000);
+
+    // The refund command: part of the invoice back to the card, its credit note issued, once for the same request.
+    const paid = await t.db.selectFrom("payments").select("invoice_number").where("business_id", "=", id).executeTakeFirstOrThrow();
+    const args = ["scripts/billing-refund.mjs", `INV-${String(paid.invoice_number).padStart(6, "0")}`, "600", "Goodwill"];
+    const refunded = await run(process.execPath, args, { env });
+    expect(refunded.stdout).toMatch(/^Refunded 6\.00 GBP: credit note CN-\d{6}\.$/m);
+    await run(process.execPath, args, { env });
+    const notes = await t.db.selectFrom("credit_notes").select(["total_pence", "status"]).where("business_id", "=", id).execute();
+    expect(notes).toEqual([{ total_pence: 600, status: "ISSUED" }]);
+  }, 90_000);
 });
 
 async function signedIn(app: TestApp, userId: number) {
