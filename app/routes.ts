@@ -36,6 +36,7 @@ export default [
     route("groupmessages", "routes/groupmessages.tsx"),
     route("groupmessages/:messageId/edit", "routes/groupmessages.$messageId.edit.tsx"),
     route("groupmessages/:messageId/delete", "routes/groupmessages.$messageId.delete.tsx"),
+    route("groupmessages/:messageId/leftout", "routes/groupmessages.$messageId.leftout.tsx"),
     route("allgroupmessages", "routes/allgroupmessages.tsx"),
     route("welcome/success", "routes/welcome.success.tsx"),
     route("welcome/incomplete", "routes/welcome.incomplete.tsx"),
@@ -47,6 +48,7 @@ export default [
     route("subscription/cancel", "routes/subscription.cancel.tsx"), // Administrator only
     route("paymenthistory", "routes/paymenthistory.tsx"), // Administrator only
     route("paymenthistory/:invoiceNumber/invoice.pdf", "routes/paymenthistory.invoice.ts"),
+    route("paymenthistory/creditnotes/:number/creditnote.pdf", "routes/paymenthistory.creditnote.ts"),
     route("referral", "routes/referral.tsx"),
     // campaigns: the list, choosing a type, each type's create and edit page, the results and their CSV
     route("campaigns", "routes/campaigns.tsx"),
@@ -148,11 +150,14 @@ export default [
     route("v1/groupmessages/:id", "routes/api/v1/groupmessages.$id.ts"),
     route("v1/campaigns", "routes/api/v1/campaigns.ts"),
     route("v1/campaigns/:id", "routes/api/v1/campaigns.$id.ts"),
+    route("creditnotes", "routes/api/creditnotes.ts"),
+    route("creditnotes/:number/creditnote.pdf", "routes/api/creditnotes.pdf.ts"),
     route("*", "routes/api/not-found.ts"), // "api/*": JSON 404 for unknown /api/ paths, ahead of the page catch-all
   ]),
   // --- provider webhooks (Twilio) ---
   route("webhooks/twilio/sms", "routes/webhooks/twilio.sms.ts"),
   route("webhooks/twilio/status", "routes/webhooks/twilio.status.ts"),
+  route("webhooks/stripe", "routes/webhooks/stripe.ts"),
   route("webhooks/*", "routes/webhooks/not-found.ts"), // plain 404 for unknown webhook paths
   // --- payment simulator (billing) ---
   route("paymentsimulator", "routes/paymentsimulator.tsx"),

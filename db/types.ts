@@ -337,6 +337,8 @@ export interface MessagesTable {
   campaign_id: Generated<number | null>;
   /** The user who last edited it during its pause (null: nobody, or an API client). */
   updated_by: Generated<number | null>;
+  /** Group messages sent to part of their group (the credit ran out): how many members were left out. */
+  left_out: Generated<number>;
 }
 
 export type OutboundStatus = "QUEUED" | "SENDING" | "SENT" | "DELIVERED" | "FAILED" | "UNKNOWN";
@@ -687,7 +689,7 @@ export interface SimPaymentsTable {
   card: string;
   amount_pence: number;
   description: string;
-  status: "SUCCEEDED" | "DECLINED" | "REQUIRES_ACTION" | "ABANDONED";
+  status: "SUCCEEDED" | "DECLINED" | "REQUIRES_ACTION" | "ABANDONED" | "REFUNDED";
   created_at: string;
 }
 
@@ -729,6 +731,57 @@ export interface BillingTables {
   subscriptions: SubscriptionsTable;
   payments: PaymentsTable;
   sim_payments: SimPaymentsTable;
+  payment_customers: PaymentCustomersTable;
+  payment_events: PaymentEventsTable;
+  credit_notes: CreditNotesTable;
+  message_left_out: MessageLeftOutTable;
+}
+
+export interface PaymentCustomersTable {
+  id: Generated<number>;
+  business_id: number;
+  provider: string;
+  customer_ref: string;
+  created_at: string;
+}
+
+export interface PaymentEventsTable {
+  id: Generated<number>;
+  provider: string;
+  event_id: string;
+  type: string;
+  received_at: string;
+  processed_at: string | null;
+}
+
+export type CreditNoteStatus = "PENDING" | "ISSUED" | "FAILED";
+
+export interface CreditNotesTable {
+  id: Generated<number>;
+  business_id: number;
+  payment_id: number;
+  status: CreditNoteStatus;
+  idempotency_key: string;
+  provider_ref: string | null;
+  reason: string;
+  net_pence: number;
+  vat_pence: number;
+  total_pence: number;
+  number: number | null;
+  customer_name: string | null;
+  customer_address: string | null;
+  customer_vat_number: string | null;
+  created_at: string;
+  issued_at: string | null;
+}
+
+export type CreditNote = Selectable<CreditNotesTable>;
+
+export interface MessageLeftOutTable {
+  id: Generated<number>;
+  message_id: number;
+  business_id: number;
+  member_id: number;
 }
 
 export type Subscription = Selectable<SubscriptionsTable>;

@@ -31,6 +31,7 @@ import * as m20261203000000ops from "./20261203000000_ops_console";
 import * as m20261203000014 from "./20261203000014_api_keys";
 import * as m20261203000000shop from "./20261203000000_shop_integration";
 import * as m20261203190000 from "./20261203190000_analytics_indexes";
+import * as m20261204001700 from "./20261204001700_stripe_credit_notes";
 
 export const migrations: Record<string, Migration> = {
   "20261121000000_foundation": m20261121000000,
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   "20261203000014_api_keys": m20261203000014,
   "20261203000000_shop_integration": m20261203000000shop,
   "20261203190000_analytics_indexes": m20261203190000,
+  "20261204001700_stripe_credit_notes": m20261204001700,
 };

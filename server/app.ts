@@ -20,7 +20,7 @@ import { createShopProvider } from "~/providers/shop/index.server";
 import { OutboundWorker } from "~/domain/messaging/worker.server";
 import { workerRounds } from "~/domain/jobs/index.server";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { handleSmsWebhook, handleStatusWebhook } from "./webhooks";
+import { handleSmsWebhook, handleStatusWebhook, handleStripeWebhook } from "./webhooks";
 import { MAX_WEBHOOK_BYTES, type RawWebhook, type WebhookAnswer } from "~/lib/webhook.server";
 
 /** Bodies up to 2 MB (a 1 MB hostile form post still gets a proper validation answer). */
@@ -82,6 +82,10 @@ export async function createApp(env: Record<string, string | undefined> = proces
     );
   } else if (config.simulatorServed && !isLoopback(config.host)) {
     console.warn(`Warning: SIMULATOR_PUBLIC=true: anyone who can reach HOST=${config.host} can read every simulated text (sign-up PINs included).`);
+  }
+
+  if (config.production && !config.billing.supplierConfigured) {
+    console.warn("Warning: invoices and credit notes name the demonstration supplier. Set SUPPLIER_NAME, SUPPLIER_ADDRESS and SUPPLIER_VAT_NUMBER to your company's.");
   }
 
   configureToastCookie({ secret: config.sessionSecret, secure: config.production });
@@ -194,6 +198,7 @@ export async function createApp(env: Record<string, string | undefined> = proces
 const WEBHOOKS: Record<string, (raw: RawWebhook, deps: AppDeps) => Promise<WebhookAnswer>> = {
   "/webhooks/twilio/sms": handleSmsWebhook,
   "/webhooks/twilio/status": handleStatusWebhook,
+  "/webhooks/stripe": handleStripeWebhook,
 };
 
 /**
@@ -213,6 +218,7 @@ function readNodeWebhook(req: IncomingMessage, res: ServerResponse): Promise<Raw
       contentType: header("content-type"),
       contentLength: header("content-length"),
       signature: header("x-twilio-signature"),
+      stripeSignature: header("stripe-signature"),
       pathAndQuery: req.url ?? "/",
       body,
     });

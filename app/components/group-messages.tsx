@@ -85,6 +85,12 @@ export function GroupMessageList({ rows, showGroup }: { rows: ListRow[]; showGro
               { label: t("groupmessages.list.credits"), value: fmt(m.credits) },
             ]}
           />
+          {m.leftOut > 0 ? (
+            <p className="gm-list__leftout" data-testid="left-out-note">
+              {t("partialsend.list.note", { count: m.leftOut, sent: fmt(m.recipients) })}{" "}
+              <Link to={`/groupmessages/${m.id}/leftout`}>{t("partialsend.list.see")}</Link>
+            </p>
+          ) : null}
           {m.status === "FAILED" && m.error ? (
             <p className="gm-list__error">
               {t("groupmessages.list.error")}: {t(failureKey(m.error))}

@@ -61,7 +61,10 @@ const schema = z
     RUM_LICENCE_KEY: z.string().max(80).default(""),
     RUM_AGENT_ID: z.string().max(40).default(""),
     // --- billing ---
-    PAYMENT_PROVIDER: z.enum(["simulator"]).default("simulator"),
+    PAYMENT_PROVIDER: z.enum(["simulator", "stripe"]).default("simulator"),
+    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/, "must be a Stripe secret key (sk_test_…, sk_live_… or a restricted rk_… key)").optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_[A-Za-z0-9+/=]{8,}$/, "must be a webhook signing secret (whsec_…)").optional(),
+    STRIPE_API_BASE: z.string().url().optional(),
     PLANS_FILE: z.string().min(1).default("config/plans.json"),
     VAT_RATE_PERCENT: z.coerce.number().min(0).max(100).default(20),
     BILLING_GRACE_DAYS: z.coerce.number().int().min(0).max(60).default(7),
@@ -69,9 +72,19 @@ const schema = z
       .string()
       .regex(/^\d{1,2}(,\d{1,2})*$/, "must be day numbers separated by commas, e.g. 1,3,5")
       .default("1,3,5"),
-    SUPPLIER_NAME: z.string().min(1).max(200).default("Textcircle Ltd"),
-    SUPPLIER_ADDRESS: z.string().min(1).max(500).default("1 Example Street|London|EC1A 1AA|United Kingdom"),
-    SUPPLIER_VAT_NUMBER: z.string().min(1).max(40).default("GB 123 4567 89"),
+    // Who issues the invoices and credit notes. The defaults are a plausible demonstration company (the VAT
+    // number passes HMRC's check-digit test but is nobody's): a real deployment sets all three (a warning says so).
+    SUPPLIER_NAME: z.string().min(1).max(200).optional(),
+    SUPPLIER_ADDRESS: z
+      .string()
+      .min(1)
+      .max(500)
+      .refine((v) => v.split("|").filter((l) => l.trim()).length >= 2, "must be at least two address lines separated by |, e.g. 20 Station Road|Cambridge|CB1 2JD")
+      .optional(),
+    SUPPLIER_VAT_NUMBER: z
+      .string()
+      .regex(/^[A-Z]{2} ?[0-9A-Z][0-9A-Z ]{1,16}$/, "must be a VAT registration number such as GB 274 1834 51")
+      .optional(),
     REFERRAL_DISCOUNT_PENCE: z.coerce.number().int().min(0).max(1_000_000).default(1000),
     EMAIL_PROVIDER: z.enum(["outbox", "smtp"]).default("outbox"),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://").optional(),
@@ -99,6 +112,11 @@ const schema = z
       if (!env.TWILIO_AUTH_TOKEN) ctx.addIssue({ code: "custom", path: ["TWILIO_AUTH_TOKEN"], message: "is required when SMS_PROVIDER=twilio" });
       if (!env.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when SMS_PROVIDER=twilio (webhook signatures are computed over it)" });
       if (!env.SMS_SYSTEM_SENDER) ctx.addIssue({ code: "custom", path: ["SMS_SYSTEM_SENDER"], message: "is required when SMS_PROVIDER=twilio: a number or Messaging Service the account owns, for sign-up PINs and reset codes" });
+    }
+    if (env.PAYMENT_PROVIDER === "stripe") {
+      if (!env.STRIPE_SECRET_KEY) ctx.addIssue({ code: "custom", path: ["STRIPE_SECRET_KEY"], message: "is required when PAYMENT_PROVIDER=stripe" });
+      if (!env.STRIPE_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["STRIPE_WEBHOOK_SECRET"], message: "is required when PAYMENT_PROVIDER=stripe (webhooks are refused without a signature check)" });
+      if (!env.PUBLIC_URL) ctx.addIssue({ code: "custom", path: ["PUBLIC_URL"], message: "is required when PAYMENT_PROVIDER=stripe (Stripe sends the owner back to it after paying)" });
     }
     if (env.EMAIL_PROVIDER === "smtp" && !env.SMTP_URL) ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "is required when EMAIL_PROVIDER=smtp" });
     if (env.NODE_ENV === "production" && env.SMS_PROVIDER !== "simulator" && !env.SESSION_SECRET) {
@@ -155,9 +173,13 @@ export interface Config {
   /** Plans, VAT, the grace period after a failed payment, and the payment provider. */
   billing: BillingSettings & {
     provider: Env["PAYMENT_PROVIDER"];
+    /** Stripe's keys when PAYMENT_PROVIDER=stripe (apiBase only for tests against a local fake). */
+    stripe: { secretKey: string; webhookSecret: string; apiBase?: string } | null;
     simulatorServed: boolean;
     /** Who issues the invoices: name, postal address lines and VAT registration number. */
     supplier: { name: string; address: string[]; vatNumber: string };
+    /** False while the invoices name the demonstration supplier (SUPPLIER_* not all set). */
+    supplierConfigured: boolean;
   };
   /** Emails: the embedded outbox (shown at /outbox where the simulator is served) or SMTP. */
   email: { provider: Env["EMAIL_PROVIDER"]; smtpUrl: string | null; from: string; outboxServed: boolean };
@@ -170,6 +192,9 @@ export interface Config {
   /** The shop integration: the shop simulator (its page served where the SMS simulator's is) or Shopify. */
   shop: { provider: Env["SHOP_PROVIDER"]; simulatorServed: boolean; shopify: { apiVersion: string; apiBase?: string } };
 }
+
+/** The supplier the invoices name until SUPPLIER_NAME, SUPPLIER_ADDRESS and SUPPLIER_VAT_NUMBER are set. */
+export const DEMO_SUPPLIER = { name: "Textcircle Ltd", address: ["20 Station Road", "Cambridge", "CB1 2JD", "United Kingdom"], vatNumber: "GB 274 1834 51" };
 
 export class ConfigError extends Error {}
 
@@ -222,6 +247,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     appVersion: APP_VERSION,
     billing: {
       provider: e.PAYMENT_PROVIDER,
+      stripe: e.PAYMENT_PROVIDER === "stripe" ? { secretKey: e.STRIPE_SECRET_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiBase: e.STRIPE_API_BASE } : null,
       plans: loadPlans(e.PLANS_FILE),
       vatRatePercent: e.VAT_RATE_PERCENT,
       graceDays: e.BILLING_GRACE_DAYS,
@@ -229,7 +255,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       referralDiscountPence: e.REFERRAL_DISCOUNT_PENCE,
       // The payment simulator's pages are served where the SMS simulator's are (this machine only, by default).
       simulatorServed: e.PAYMENT_PROVIDER === "simulator" && (isLoopback(e.HOST) || e.SIMULATOR_PUBLIC),
-      supplier: { name: e.SUPPLIER_NAME, address: e.SUPPLIER_ADDRESS.split("|").map((l) => l.trim()).filter(Boolean), vatNumber: e.SUPPLIER_VAT_NUMBER },
+      supplier: {
+        name: e.SUPPLIER_NAME ?? DEMO_SUPPLIER.name,
+        address: e.SUPPLIER_ADDRESS ? e.SUPPLIER_ADDRESS.split("|").map((l) => l.trim()).filter(Boolean) : DEMO_SUPPLIER.address,
+        vatNumber: e.SUPPLIER_VAT_NUMBER ?? DEMO_SUPPLIER.vatNumber,
+      },
+      supplierConfigured: Boolean(e.SUPPLIER_NAME && e.SUPPLIER_ADDRESS && e.SUPPLIER_VAT_NUMBER),
     },
     email: {
       provider: e.EMAIL_PROVIDER,

@@ -7,7 +7,7 @@ export const ERROR_CODES = [
   "BR031", "BR033", "BR034", "BR036", "BR038", "BR039", "BR040", "BR041", "BR042", "BR043", "BR045",
   "BR049", "BR050", "UA001", "UA002", "UA003", "UA004", "UA005", "FB001", "NF002", "NF003",
   // billing: payments and plan changes
-  "PY001", "PY002", "PY003", "PY004", "PY005", "PY006", "PY007", "PY008",
+  "PY001", "PY002", "PY003", "PY004", "PY005", "PY006", "PY007", "PY008", "PY009",
   // the public API: an Idempotency-Key reused with another request, or still in use; a key's rate limit
   "ID001", "ID002", "RL001",
 ] as const;

@@ -36,6 +36,8 @@ export interface RawWebhook {
   contentType: string | null;
   contentLength: string | null;
   signature: string | null;
+  /** Stripe's Stripe-Signature header, when sent. */
+  stripeSignature?: string | null;
   /** Path and query string of the request, e.g. `/webhooks/twilio/sms?x=1`. */
   pathAndQuery: string;
   /** The body, or null when it was longer than MAX_WEBHOOK_BYTES. */

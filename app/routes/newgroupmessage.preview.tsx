@@ -3,7 +3,10 @@
 // is short and BR026 when the group is empty. Sending is idempotent per draft: a double submission
 // creates one message (the draft's token is the message's idempotency key). A text with {{shopify.code}}
 // whose codes are not all made yet waits for them: the page then shows the codes being made (refreshing
-// itself, with or without JavaScript) until the worker has sent it, or why they could not be made.
+// itself, with or without JavaScript) until the worker has sent it, or why they could not be made. When the
+// credit is short the owner chooses, with plain forms and links: send to the first N members the credit covers
+// (the rest are recorded as left out and listed afterwards), or increase the plan first. Nothing is ever
+// dropped without that choice.
 import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
@@ -14,7 +17,7 @@ import type { Route } from "./+types/newgroupmessage.preview";
 import { AppForm, FormErrors } from "~/components/form";
 import { Steps } from "~/components/group-messages";
 import { useValidatedForm } from "~/components/use-validated-form";
-import { Banner, Button, PageHeader } from "~/components/ui";
+import { Banner, Button, ButtonLink, PageHeader } from "~/components/ui";
 import { StatList } from "~/components/choices";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
@@ -27,7 +30,7 @@ import { formatLongDate } from "~/domain/home/format";
 
 export const handle = { titleKey: "groupmessages.meta.newTitle", descriptionKey: "groupmessages.meta.newDescription" };
 
-const schema = z.object({ draftId: z.coerce.number().int().positive() });
+const schema = z.object({ draftId: z.coerce.number().int().positive(), firstRecipients: z.coerce.number().int().positive().max(10_000_000).optional() });
 
 /** While discount codes are being made the page reloads itself, with or without JavaScript. */
 export const meta: Route.MetaFunction = ({ data: d }) => (d?.codes && (d.codes.status === "PENDING" || d.codes.status === "MAKING") ? [{ httpEquiv: "refresh", content: "3" }] : []);
@@ -58,6 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       recipients: p.recipients,
       credits: p.credits,
       creditsRemaining: p.creditsRemaining,
+      fits: p.fits,
       members: p.members,
       member: p.member,
       rendered: p.rendered,
@@ -75,14 +79,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.clone().formData(), { schema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
   try {
-    const r = await sendDraftOrWait(deps, { businessId: user.businessId, userId: user.userId, draftId: submission.value.draftId });
+    const firstRecipients = submission.value.firstRecipients ?? null;
+    const r = await sendDraftOrWait(deps, { businessId: user.businessId, userId: user.userId, draftId: submission.value.draftId, firstRecipients });
     if (r.waiting) {
       setToast(context, { type: "info", message: "shop.waiting.toast" });
       return redirect(`/newgroupmessage/preview?draft=${submission.value.draftId}`);
     }
     setToast(context, {
       type: "success",
-      message: !r.created ? "groupmessages.toast.alreadySent" : r.scheduled ? "groupmessages.toast.scheduled" : "groupmessages.toast.sent",
+      message: !r.created
+        ? "groupmessages.toast.alreadySent"
+        : firstRecipients
+          ? "partialsend.toast.sent"
+          : r.scheduled
+            ? "groupmessages.toast.scheduled"
+            : "groupmessages.toast.sent",
     });
     return redirect(`/groupmessages?groupId=${r.groupId}`);
   } catch (error) {
@@ -100,6 +111,7 @@ export default function PreviewStep() {
   const short = p.credits > p.creditsRemaining;
   const empty = p.recipients === 0;
   const busy = navigation.state !== "idle" && navigation.formData?.get("draftId") === String(p.draftId);
+  const partial = short && !empty && p.fits && p.fits.recipients > 0 ? p.fits : null;
   return (
     <div className="stack gm-page">
       <PageHeader title={t("groupmessages.meta.newTitle")} lead={t("groupmessages.preview.title")} />
@@ -147,9 +159,9 @@ export default function PreviewStep() {
         </p>
       )}
       {short && !empty ? (
-        <Banner tone="error">
-          {t("groupmessages.preview.short", { needed: fmt(p.credits), remaining: fmt(p.creditsRemaining) })}{" "}
-          <Link to="/subscription">{t("billing.increaseLink")}</Link>
+        <Banner tone="error" title={t("partialsend.title")}>
+          <p>{t("groupmessages.preview.short", { needed: fmt(p.credits), remaining: fmt(p.creditsRemaining) })}</p>
+          <p>{partial ? t("partialsend.choose") : t("partialsend.none")}</p>
         </Banner>
       ) : null}
       {p.codes && p.codes.status !== "FAILED" ? (
@@ -168,7 +180,27 @@ export default function PreviewStep() {
       ) : null}
       <FormErrors errors={form.errors} id={form.errorId} />
       {/* While its codes are being made the message is already on its way: nothing to press. */}
-      {p.codes && p.codes.status !== "FAILED" ? null : (
+      {p.codes && p.codes.status !== "FAILED" ? null : short && !empty ? (
+        <div className="stack partial-send" data-testid="partial-send">
+          {partial ? (
+            <AppForm {...getFormProps(form)} className="form">
+              <input type="hidden" name="draftId" value={p.draftId} />
+              <input type="hidden" name="firstRecipients" value={partial.recipients} />
+              <Button className="btn--block" disabled={busy}>
+                {t("partialsend.send", { count: p.recipients, first: fmt(partial.recipients), total: fmt(p.recipients) })}
+              </Button>
+              <p className="field__hint">
+                {t("partialsend.sendHint", { count: p.recipients - partial.recipients, left: fmt(p.recipients - partial.recipients), credits: fmt(partial.credits) })}
+              </p>
+            </AppForm>
+          ) : null}
+          <p>
+            <ButtonLink to="/changesubscription" variant={partial ? "secondary" : "primary"} className="btn--block">
+              {t("partialsend.increase")}
+            </ButtonLink>
+          </p>
+        </div>
+      ) : (
         <AppForm {...getFormProps(form)} className="form">
           <input type="hidden" name="draftId" value={p.draftId} />
           <Button className="btn--block" disabled={busy}>

@@ -1,4 +1,5 @@
-// /paymenthistory: every payment with its VAT invoice (a PDF to download), and the address and VAT number the
+// /paymenthistory: every payment with its VAT invoice (a PDF to download), every refund with its VAT credit note
+// (a PDF too, naming the invoice it credits), and the address and VAT number the
 // invoices are made out to. Administrator only.
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -11,6 +12,7 @@ import { AppForm, Field, FormErrors } from "~/components/form";
 import { useValidatedForm } from "~/components/use-validated-form";
 import { Button, EmptyState, PageHeader, Pagination, Panel } from "~/components/ui";
 import { getBillingDetails, listPayments, saveBillingDetails } from "~/domain/billing/invoices.server";
+import { listCreditNotes } from "~/domain/billing/credit-notes.server";
 import { formatBillingDate, formatPounds } from "~/domain/billing/money";
 import { requireUser } from "~/lib/auth.server";
 import { getDeps } from "~/lib/context.server";
@@ -37,9 +39,15 @@ const detailsSchema = z.object({
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context);
   const { db } = getDeps(context);
-  const page = Number(new URL(request.url).searchParams.get("page") ?? "1");
-  const [list, details] = await Promise.all([listPayments(db, user.businessId, Number.isFinite(page) ? page : 1), getBillingDetails(db, user.businessId)]);
-  return { ...list, details };
+  const url = new URL(request.url);
+  const page = Number(url.searchParams.get("page") ?? "1");
+  const notesPage = Number(url.searchParams.get("notes") ?? "1");
+  const [list, details, notes] = await Promise.all([
+    listPayments(db, user.businessId, Number.isFinite(page) ? page : 1),
+    getBillingDetails(db, user.businessId),
+    listCreditNotes(db, user.businessId, Number.isFinite(notesPage) ? notesPage : 1),
+  ]);
+  return { ...list, details, notes };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -54,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function PaymentHistory({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
-  const { rows, page, pageCount, details } = loaderData;
+  const { rows, page, pageCount, details, notes } = loaderData;
   const lng = i18n.language;
   const money = (p: number) => formatPounds(p, lng);
   const actionData = useActionData<typeof action>();
@@ -107,8 +115,49 @@ export default function PaymentHistory({ loaderData }: Route.ComponentProps) {
           </div>
         )}
         <p className="field__hint">{t("billing.history.pdfHint")}</p>
-        <Pagination page={page} pageCount={pageCount} hrefFor={(p) => `/paymenthistory?page=${p}`} />
+        <Pagination page={page} pageCount={pageCount} hrefFor={(p) => `/paymenthistory?page=${p}&notes=${notes.page}`} />
       </Panel>
+      {notes.total > 0 ? (
+        <Panel title={t("billing.creditNotes.title")} id="credit-notes">
+          <p>{t("billing.creditNotes.lead")}</p>
+          <div className="table-wrap" role="group" aria-labelledby="credit-notes-title" tabIndex={0}>
+            <table className="payment-history">
+              <thead>
+                <tr>
+                  <th scope="col">{t("billing.creditNotes.number")}</th>
+                  <th scope="col">{t("billing.history.date")}</th>
+                  <th scope="col">{t("billing.creditNotes.invoice")}</th>
+                  <th scope="col">{t("billing.creditNotes.reason")}</th>
+                  <th scope="col" className="num">{t("billing.creditNotes.net")}</th>
+                  <th scope="col" className="num">{t("billing.history.vat")}</th>
+                  <th scope="col" className="num">{t("billing.creditNotes.total")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {notes.rows.map((r) => (
+                  <tr key={r.number}>
+                    <td className="nowrap" data-label={t("billing.creditNotes.number")}>
+                      <a href={`/paymenthistory/creditnotes/${r.number}/creditnote.pdf`} download>
+                        {r.number}
+                      </a>
+                      <span className="visually-hidden"> {t("billing.creditNotes.pdf")}</span>
+                    </td>
+                    <td className="nowrap" data-label={t("billing.history.date")}>{formatBillingDate(r.date, lng)}</td>
+                    <td className="nowrap" data-label={t("billing.creditNotes.invoice")}>{r.invoiceNumber}</td>
+                    <td data-label={t("billing.creditNotes.reason")}>{r.reason}</td>
+                    <td className="num" data-label={t("billing.creditNotes.net")}>{`−${money(r.netPence)}`}</td>
+                    <td className="num" data-label={t("billing.history.vat")}>{`−${money(r.vatPence)}`}</td>
+                    <td className="num" data-label={t("billing.creditNotes.total")}>
+                      <strong>{`−${money(r.totalPence)}`}</strong>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pagination page={notes.page} pageCount={notes.pageCount} hrefFor={(p) => `/paymenthistory?page=${page}&notes=${p}`} />
+        </Panel>
+      ) : null}
       <Panel title={t("billing.history.detailsTitle")} id="details">
         <p>{t("billing.history.detailsLead", { name: details.name })}</p>
         <FormErrors errors={form.errors} id={form.errorId} />

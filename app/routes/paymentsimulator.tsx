@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-const TONES = { SUCCEEDED: "green", DECLINED: "red", REQUIRES_ACTION: "yellow", ABANDONED: "neutral" } as const;
+const TONES = { SUCCEEDED: "green", DECLINED: "red", REQUIRES_ACTION: "yellow", ABANDONED: "neutral", REFUNDED: "neutral" } as const;
 
 export default function PaymentSimulator({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();

@@ -27,6 +27,9 @@ export const handle = { titleKey: "billing.meta.subscriptionTitle", descriptionK
 
 const activateSchema = z.object({ intent: z.literal("activate"), plan: planField, ...cardFields });
 const payNewSchema = z.object({ intent: z.literal("paynew"), ...cardFields });
+// With a processor that has its own card page (Stripe), no card field is on our form.
+const activateHostedSchema = z.object({ intent: z.literal("activate"), plan: planField });
+const payNewHostedSchema = z.object({ intent: z.literal("paynew") });
 const simpleSchema = z.object({ intent: z.enum(["paysaved", "keep"]) });
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -53,6 +56,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     vatRatePercent: vat,
     canChange: can(user, "subscription:change"),
     simulator: config.billing.simulatorServed,
+    cardEntry: getDeps(context).payments.cardEntry,
     referralPence: referral.totalPence,
   };
 }
@@ -70,6 +74,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.clone().formData();
   const intent = form.get("intent");
   const returnUrl = "/subscription/confirm/{id}";
+  const hosted = payments.cardEntry === "hosted";
+  if (intent === "activate" && hosted) {
+    const submission = parseWithZod(form, { schema: activateHostedSchema });
+    if (submission.status !== "success") return data({ result: submission.reply(), intent }, { status: 400 });
+    try {
+      const outcome = await changeSubscription(db, payments, config.billing, { businessId: user.businessId, businessName: user.companyName, kind: "activate", planId: submission.value.plan, returnUrl }, now());
+      return afterPayment(context, outcome as PaymentOutcome, "billing.toast.activated");
+    } catch (error) {
+      return fail(submission, error, intent);
+    }
+  }
+  if (intent === "paynew" && hosted) {
+    const submission = parseWithZod(form, { schema: payNewHostedSchema });
+    if (submission.status !== "success") return data({ result: submission.reply(), intent }, { status: 400 });
+    try {
+      const outcome = await payNow(db, payments, config.billing, { businessId: user.businessId, businessName: user.companyName, newCard: true, returnUrl }, now());
+      return afterPayment(context, outcome, "billing.toast.paid");
+    } catch (error) {
+      return fail(submission, error, intent);
+    }
+  }
   if (intent === "activate") {
     const submission = parseWithZod(form, { schema: activateSchema });
     if (submission.status !== "success") return data({ result: submission.reply(), intent }, { status: 400 });
@@ -107,6 +132,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/** A discount ends at midnight after its last day: the day shown is the one before. */
+const lastDay = (endsAt: string) => new Date(new Date(endsAt).getTime() - 1).toISOString();
+
 type Replyable = { reply(options: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }): SubmissionResult<string[]> };
 
 /** A refusal (AppError) as a reply to the form that was sent; anything else is a real fault. */
@@ -119,7 +147,8 @@ function fail(submission: Replyable, error: unknown, intent: string, hideFields?
 
 export default function Subscription({ loaderData }: Route.ComponentProps) {
   const { t, i18n } = useTranslation();
-  const { view, meter, plans, vatRatePercent, canChange, simulator, referralPence } = loaderData;
+  const { view, meter, plans, vatRatePercent, canChange, simulator, referralPence, cardEntry } = loaderData;
+  const hosted = cardEntry === "hosted";
   const testCards = simulator ? (
     <Banner tone="info">
       <p>
@@ -131,8 +160,10 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
   const lng = i18n.language;
   const money = (p: number) => formatPounds(p, lng);
   const date = (iso: string | null) => (iso ? formatBillingDate(iso, lng) : "—");
-  const [activateForm, activateFields] = useValidatedForm(activateSchema, actionData?.intent === "activate" ? actionData.result : undefined, { id: "activate" });
-  const [payForm, payFields] = useValidatedForm(payNewSchema, actionData?.intent === "paynew" ? actionData.result : undefined, { id: "paynew" });
+  const [activateForm, activateFields] = useValidatedForm(hosted ? activateHostedSchema : activateSchema, actionData?.intent === "activate" ? actionData.result : undefined, { id: "activate" });
+  const [payForm, payFields] = useValidatedForm(hosted ? payNewHostedSchema : payNewSchema, actionData?.intent === "paynew" ? actionData.result : undefined, { id: "paynew" });
+  const cardEntryFields = (fields: typeof activateFields | typeof payFields) =>
+    hosted ? <p className="field__hint">{t("billing.card.hosted")}</p> : <CardFields fields={fields as unknown as Parameters<typeof CardFields>[0]["fields"]} />;
   const otherErrors = actionData?.intent === "other" ? (actionData.result.error?.[""] ?? undefined) : undefined;
 
   return (
@@ -176,8 +207,8 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
               <FormErrors errors={payForm.errors} id={payForm.errorId} />
               <AppForm {...getFormProps(payForm)} className="form">
                 <input type="hidden" name="intent" value="paynew" />
-                {testCards}
-                <CardFields fields={payFields} />
+                {hosted ? null : testCards}
+                {cardEntryFields(payFields)}
                 <Button>{t("billing.failed.payNewButton")}</Button>
               </AppForm>
             </>
@@ -214,8 +245,8 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
               <AppForm {...getFormProps(activateForm)} className="form">
                 <input type="hidden" name="intent" value="activate" />
                 <PlanChoices plans={plans} field={activateFields.plan} legend={t("billing.activate.plan")} defaultValue={plans[1]?.id ?? plans[0]?.id} />
-                {testCards}
-                <CardFields fields={activateFields} />
+                {hosted ? null : testCards}
+                {cardEntryFields(activateFields)}
                 <p className="field__hint">{t("billing.activate.terms")}</p>
                 <Button>{t("billing.activate.submit")}</Button>
               </AppForm>
@@ -252,7 +283,7 @@ export default function Subscription({ loaderData }: Route.ComponentProps) {
                 <dt>{t("billing.monthly.discount")}</dt>
                 <dd>
                   {view.discount.endsAt
-                    ? t("billing.monthly.discountUntil", { percent: view.discount.percent, date: date(view.discount.endsAt) })
+                    ? t("billing.monthly.discountUntil", { percent: view.discount.percent, date: date(lastDay(view.discount.endsAt)) })
                     : t("billing.monthly.discountOpen", { percent: view.discount.percent })}
                 </dd>
               </div>

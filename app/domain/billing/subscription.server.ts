@@ -201,7 +201,8 @@ export async function changeSubscription(db: Db, provider: PaymentProvider, sett
     await db.updateTable("subscriptions").set({ next_plan_id: quote.plan.id, updated_at: now.toISOString() }).where("business_id", "=", req.businessId).execute();
     return { status: "scheduled", effectiveAt: quote.effectiveAt! };
   }
-  if (!req.card && !sub?.payment_method) throw new AppError("BR025", undefined, { field: "number" });
+  // A processor with its own card page collects a new card there; with our form one must have been typed.
+  if (!req.card && !sub?.payment_method && provider.cardEntry === "form") throw new AppError("BR025", undefined, { field: "number" });
   const kind: PaymentKind = req.kind === "activate" ? "ACTIVATE" : req.kind === "increase" ? "INCREASE" : "MONTH_INCREASE";
   const periodStart = req.kind === "activate" ? now : new Date(sub!.period_start);
   const periodEnd = req.kind === "activate" ? nextMonthly(now, now) : new Date(sub!.period_end);
@@ -229,18 +230,56 @@ export async function changeSubscription(db: Db, provider: PaymentProvider, sett
   return collect(db, provider, settings, payment, { name: req.businessName, card: req.card, paymentMethod: sub?.payment_method ?? null, offSession: false, returnUrl: req.returnUrl }, now);
 }
 
+/**
+ * The company discount an operator gives a business: a whole percentage off the net price of every invoice
+ * opened from now on (increases now, renewals from their period's start), until the end of `endsOn` (a day,
+ * YYYY-MM-DD, UK time) or with no end. 0 removes it. Invoices already issued keep what they had. BR025 for a
+ * percentage or date that cannot be used, PY006 for an account that has no monthly plan yet.
+ */
+export async function setCompanyDiscount(db: Db, businessId: number, input: { percent: number; endsOn: string | null }, now: Date): Promise<{ percent: number; endsAt: string | null }> {
+  if (!Number.isInteger(input.percent) || input.percent < 0 || input.percent > 100) throw new AppError("BR025", undefined, { field: "percent" });
+  let endsAt: string | null = null;
+  if (input.endsOn) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(input.endsOn);
+    const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+    if (!day || day.toISOString().slice(0, 10) !== input.endsOn) throw new AppError("BR025", undefined, { field: "endsOn" });
+    // The discount lasts the whole of its last day in the UK: it ends at the next midnight, London time.
+    const next = new Date(day.getTime() + 86400_000);
+    const londonOffset = new Date(next.toLocaleString("en-US", { timeZone: "Europe/London" })).getTime() - new Date(next.toLocaleString("en-US", { timeZone: "UTC" })).getTime();
+    endsAt = new Date(next.getTime() - londonOffset).toISOString();
+    if (endsAt <= now.toISOString()) throw new AppError("BR025", undefined, { field: "endsOn" });
+  }
+  const sub = await getSubscription(db, businessId);
+  if (!sub) throw new AppError("PY006");
+  const percent = input.percent;
+  await db
+    .updateTable("subscriptions")
+    .set({ discount_percent: percent, discount_ends_at: percent ? endsAt : null, updated_at: now.toISOString() })
+    .where("business_id", "=", businessId)
+    .execute();
+  return { percent, endsAt: percent ? endsAt : null };
+}
+
 /** Stops a scheduled lower plan: the current plan renews as before. */
 export async function keepCurrentPlan(db: Db, businessId: number, now: Date): Promise<void> {
   await db.updateTable("subscriptions").set({ next_plan_id: null, updated_at: now.toISOString() }).where("business_id", "=", businessId).execute();
 }
 
 /** After a failed renewal: pays what is due now, with a new card or the card on file. */
-export async function payNow(db: Db, provider: PaymentProvider, settings: BillingSettings, req: { businessId: number; businessName: string; card?: CardInput; returnUrl: string }, now: Date): Promise<PaymentOutcome> {
+export async function payNow(
+  db: Db,
+  provider: PaymentProvider,
+  settings: BillingSettings,
+  req: { businessId: number; businessName: string; card?: CardInput; newCard?: boolean; returnUrl: string },
+  now: Date,
+): Promise<PaymentOutcome> {
   const sub = await getSubscription(db, req.businessId);
   if (!sub || sub.status !== "PAYMENT_FAILED") throw new AppError("PY006");
-  if (!req.card && !sub.payment_method) throw new AppError("BR025", undefined, { field: "number" });
+  const newCard = Boolean(req.card) || Boolean(req.newCard);
+  if (!newCard && !sub.payment_method) throw new AppError("BR025", undefined, { field: "number" });
+  if (req.newCard && !req.card && provider.cardEntry === "form") throw new AppError("BR025", undefined, { field: "number" });
   const payment = await openRenewal(db, settings, sub, now);
-  return collect(db, provider, settings, payment, { name: req.businessName, card: req.card, paymentMethod: sub.payment_method, offSession: false, returnUrl: req.returnUrl }, now);
+  return collect(db, provider, settings, payment, { name: req.businessName, card: req.card, paymentMethod: newCard ? null : sub.payment_method, offSession: false, returnUrl: req.returnUrl }, now);
 }
 
 /** The owner is back from 3-D Secure: asks the provider how it went and settles the payment. */
@@ -249,7 +288,7 @@ export async function confirmPayment(db: Db, provider: PaymentProvider, settings
   if (!payment) throw new AppError("NF001", undefined, { status: 404 });
   if (payment.status === "PAID") return { status: "paid", paymentId };
   if (payment.status !== "REQUIRES_ACTION" || !payment.provider_ref) throw new AppError("PY002");
-  const result = await provider.retrieve(payment.provider_ref);
+  const result = await retrieveOrThrow(provider, payment.provider_ref);
   return settleOrThrow(db, settings, payment, result, now);
 }
 
@@ -327,7 +366,7 @@ async function collect(
   let result: ChargeResult;
   if (payment.status === "REQUIRES_ACTION" && payment.provider_ref) {
     // A second click while 3-D Secure is waiting: the same confirmation, never a second charge.
-    result = await provider.retrieve(payment.provider_ref);
+    result = await retrieveOrThrow(provider, payment.provider_ref);
   } else {
     try {
       result = await provider.charge({
@@ -339,6 +378,7 @@ async function collect(
         paymentMethod: who.card ? null : who.paymentMethod,
         offSession: who.offSession,
         returnUrl: who.returnUrl.replace("{id}", String(payment.id)),
+        cancelUrl: "/subscription",
       });
     } catch (error) {
       if (error instanceof PaymentProviderError) throw new AppError("PY007");
@@ -346,6 +386,16 @@ async function collect(
     }
   }
   return settleOrThrow(db, settings, payment, result, now);
+}
+
+/** The provider's current answer for a payment; PY007 (nothing changed) when it cannot be had now. */
+async function retrieveOrThrow(provider: PaymentProvider, reference: string): Promise<ChargeResult> {
+  try {
+    return await provider.retrieve(reference);
+  } catch (error) {
+    if (error instanceof PaymentProviderError) throw new AppError("PY007");
+    throw error;
+  }
 }
 
 async function settleOrThrow(db: Db, settings: BillingSettings, payment: Payment, result: ChargeResult, now: Date): Promise<PaymentOutcome> {

@@ -115,6 +115,11 @@ export interface DraftPreview {
   recipients: number;
   credits: number;
   creditsRemaining: number;
+  /**
+   * When the credit is short: how many of the first recipients (in the order the send goes through them) the
+   * credit covers, and what they use. Null when everyone fits.
+   */
+  fits: { recipients: number; credits: number } | null;
   members: { id: number; name: string; phone: string }[];
   member: { id: number; name: string; phone: string } | null;
   rendered: string;
@@ -139,9 +144,17 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
   const template = compileTemplate(sent.body);
   let recipients = 0;
   let credits = 0;
+  const remaining = await creditsRemaining(db, businessId, now);
+  // The first recipients the remaining credit covers, in the send's own order (a prefix: never skips one).
+  let fitRecipients = 0;
+  let fitCredits = 0;
+  let fitting = true;
   if (template.constant) {
     recipients = await countRecipients(db, businessId, draft.groupId);
-    credits = recipients * analyse(sent.body).segments;
+    const each = analyse(sent.body).segments;
+    credits = recipients * each;
+    fitRecipients = Math.min(recipients, Math.floor(remaining / each));
+    fitCredits = fitRecipients * each;
   } else {
     const cache = new Map<string, number>();
     for await (const page of recipientPages(db, businessId, draft.groupId)) {
@@ -153,6 +166,10 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
         }
         recipients++;
         credits += s;
+        if (fitting && fitCredits + s <= remaining) {
+          fitRecipients++;
+          fitCredits += s;
+        } else fitting = false;
       }
     }
   }
@@ -170,7 +187,8 @@ export async function previewDraft(db: Db, businessId: number, draftId: number, 
     group,
     recipients,
     credits,
-    creditsRemaining: await creditsRemaining(db, businessId, now),
+    creditsRemaining: remaining,
+    fits: credits > remaining ? { recipients: fitRecipients, credits: fitCredits } : null,
     members: sample.map(label),
     member: chosen ? label(chosen) : null,
     rendered,
@@ -196,7 +214,7 @@ async function messageByKey(db: Db, businessId: number, key: string) {
  */
 export async function sendDraft(
   deps: PipelineDeps,
-  input: { businessId: number; userId: number; draftId: number },
+  input: { businessId: number; userId: number; draftId: number; firstRecipients?: number | null },
 ): Promise<{ messageId: number; groupId: number; created: boolean; scheduled: boolean }> {
   const draft = await getDraft(deps.db, input.businessId, input.draftId);
   if (!draft) throw new AppError("NF001", undefined, { status: 404 });
@@ -221,6 +239,8 @@ export async function sendDraft(
       sendAt,
       createdBy: input.userId,
       idempotencyKey: key,
+      // The owner chose to send to the first N members the credit covers; the rest are recorded as left out.
+      maxRecipients: input.firstRecipients ?? null,
     });
     await deps.db.updateTable("group_message_drafts").set({ message_id: created.messageId, updated_at: now.toISOString() }).where("id", "=", draft.id).execute();
     return { messageId: created.messageId, groupId: draft.groupId, created: true, scheduled };
@@ -241,7 +261,7 @@ export async function sendDraft(
  */
 export async function sendDraftOrWait(
   deps: PipelineDeps,
-  input: { businessId: number; userId: number; draftId: number },
+  input: { businessId: number; userId: number; draftId: number; firstRecipients?: number | null },
 ): Promise<{ waiting: false; messageId: number; groupId: number; created: boolean; scheduled: boolean } | { waiting: true; groupId: number; scheduled: boolean }> {
   try {
     return { waiting: false, ...(await sendDraft(deps, input)) };
@@ -266,6 +286,8 @@ export interface GroupMessageRow {
   editable: boolean;
   recipients: number;
   credits: number;
+  /** Members not sent to because the credit ran out (see listLeftOut). */
+  leftOut: number;
   error: string | null;
   sent: number;
   delivered: number;
@@ -289,7 +311,7 @@ export async function listGroupMessages(
   const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const page = Math.min(Math.max(1, Math.floor(options.page ?? 1)), pageCount);
   const msgs = await q
-    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error", "created_by", "updated_by"])
+    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error", "created_by", "updated_by", "left_out"])
     .orderBy("id", "desc")
     .limit(PAGE_SIZE)
     .offset((page - 1) * PAGE_SIZE)
@@ -343,7 +365,7 @@ export async function getGroupMessage(db: Db, businessId: number, messageId: num
   if (!Number.isSafeInteger(messageId) || messageId <= 0) throw new AppError("NF001", undefined, { status: 404 });
   const m = await db
     .selectFrom("messages")
-    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error", "created_by", "updated_by"])
+    .select(["id", "body", "group_id", "status", "send_at", "editable_until", "recipients", "credits", "error", "created_by", "updated_by", "left_out"])
     .where("business_id", "=", businessId)
     .where("kind", "=", "GROUP")
     .where("id", "=", messageId)
@@ -353,7 +375,7 @@ export async function getGroupMessage(db: Db, businessId: number, messageId: num
   return toRow(m, group?.name ?? null, now, { sent: 0, delivered: 0, failed: 0, replies: 0 }, await userNames(db, businessId, [m]));
 }
 
-type MessageListFields = Pick<Selectable<DB["messages"]>, "id" | "body" | "group_id" | "status" | "send_at" | "editable_until" | "recipients" | "credits" | "error" | "created_by" | "updated_by">;
+type MessageListFields = Pick<Selectable<DB["messages"]>, "id" | "body" | "group_id" | "status" | "send_at" | "editable_until" | "recipients" | "credits" | "error" | "created_by" | "updated_by" | "left_out">;
 
 /** The names of the people who wrote or edited these messages (removed team members keep their name). */
 async function userNames(db: Db, businessId: number, msgs: Array<Pick<MessageListFields, "created_by" | "updated_by">>): Promise<Map<number, string>> {
@@ -382,6 +404,7 @@ function toRow(
     editable: PENDING_STATUSES.includes(m.status) && now.toISOString() < m.editable_until,
     recipients: Number(m.recipients),
     credits: Number(m.credits),
+    leftOut: Number(m.left_out),
     error: m.error,
     ...counts,
     createdBy: m.created_by === null ? null : (people.get(Number(m.created_by)) ?? null),
@@ -513,4 +536,35 @@ export async function sendWaitingDraft(deps: PipelineDeps, businessId: number, d
   const d = await deps.db.selectFrom("group_message_drafts").select(["user_id", "message_id"]).where("business_id", "=", businessId).where("id", "=", draftId).executeTakeFirst();
   if (!d || d.message_id !== null) return;
   await sendDraftOrWait(deps, { businessId, userId: Number(d.user_id), draftId });
+}
+
+/** The members a group message was not sent to because the credit ran out, a page at a time (NF001 for another business's message). */
+export async function listLeftOut(db: Db, businessId: number, messageId: number, page: number, pageSize = 50) {
+  const msg = await db
+    .selectFrom("messages")
+    .select(["id", "group_id", "recipients", "left_out", "body", "send_at"])
+    .where("business_id", "=", businessId)
+    .where("id", "=", messageId)
+    .where("kind", "=", "GROUP")
+    .executeTakeFirst();
+  if (!msg) throw new AppError("NF001", undefined, { status: 404 });
+  const total = Number(msg.left_out);
+  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const p = Math.min(pageCount, Math.max(1, Math.floor(page) || 1));
+  const rows = await db
+    .selectFrom("message_left_out")
+    .innerJoin("members", "members.id", "message_left_out.member_id")
+    .select(["members.id", "members.phone", "members.first_name", "members.full_name"])
+    .where("message_left_out.message_id", "=", messageId)
+    .where("message_left_out.business_id", "=", businessId)
+    .orderBy("message_left_out.id")
+    .limit(pageSize)
+    .offset((p - 1) * pageSize)
+    .execute();
+  return {
+    message: { id: Number(msg.id), groupId: msg.group_id === null ? null : Number(msg.group_id), recipients: Number(msg.recipients), leftOut: total, body: msg.body, sendAt: msg.send_at },
+    members: rows.map((m) => ({ id: Number(m.id), name: m.full_name || m.first_name || m.phone, phone: m.phone })),
+    page: p,
+    pageCount,
+  };
 }

@@ -83,6 +83,12 @@ export interface EnqueueInput {
   idempotencyKey?: string | null;
   /** The ledger reference the credits are charged under; `message:<id>` when missing. */
   chargeReference?: string | null;
+  /**
+   * A group text sent to part of its group because the credit ran out: only the first `maxRecipients` members
+   * (in member id order, as the preview counted them) get it; every other member is recorded as left out
+   * (message_left_out, messages.left_out), so nobody is dropped silently.
+   */
+  maxRecipients?: number | null;
   campaignId?: number | null;
   createdBy?: number | null;
   /** System texts only: a sender other than the business's own number (the platform's system sender). */
@@ -114,6 +120,8 @@ export interface CreateMessageInput {
   createdBy?: number | null;
   idempotencyKey?: string | null;
   campaignId?: number | null;
+  /** A group text to the first this many members only (see EnqueueInput.maxRecipients). */
+  maxRecipients?: number | null;
 }
 
 export interface BusinessInfo {
@@ -226,7 +234,10 @@ export async function renderPage(
   });
 }
 
-/** Renders, counts and inserts rows for pages of recipients. Returns how many and their segments. */
+/**
+ * Renders, counts and inserts rows for pages of recipients. Returns how many and their segments. With
+ * `maxRecipients`, members past that many are not sent to but written to message_left_out (`leftOut` counts them).
+ */
 async function fanOut(
   db: Db,
   template: CompiledTemplate,
@@ -235,7 +246,8 @@ async function fanOut(
   d: RowDefaults,
   publicUrl?: string,
   now: Date = new Date(d.createdAt),
-): Promise<{ recipients: number; credits: number }> {
+  maxRecipients?: number | null,
+): Promise<{ recipients: number; credits: number; leftOut: number }> {
   const segmentCache = new Map<string, number>();
   const segmentsOf = (body: string) => {
     let n = segmentCache.get(body);
@@ -247,8 +259,23 @@ async function fanOut(
   };
   let recipients = 0;
   let credits = 0;
+  let leftOut = 0;
   let batch: PendingRow[] = [];
-  for await (const page of pages) {
+  for await (const whole of pages) {
+    let page = whole;
+    if (maxRecipients !== undefined && maxRecipients !== null && recipients + page.length > maxRecipients) {
+      const keep = Math.max(0, maxRecipients - recipients);
+      const rest = page.slice(keep);
+      page = page.slice(0, keep);
+      leftOut += rest.length;
+      for (let i = 0; i < rest.length; i += INSERT_BATCH) {
+        await db
+          .insertInto("message_left_out")
+          .values(rest.slice(i, i + INSERT_BATCH).map((m) => ({ message_id: d.messageId, business_id: d.businessId, member_id: m.id })))
+          .execute();
+      }
+      if (!page.length) continue;
+    }
     const bodies = await renderPage(db, template, business, page, publicUrl, { messageId: d.messageId, now });
     for (const [i, m] of page.entries()) {
       const body = bodies[i];
@@ -263,7 +290,7 @@ async function fanOut(
     }
   }
   await insertOutboundRows(db, d, batch);
-  return { recipients, credits };
+  return { recipients, credits, leftOut };
 }
 
 function delayFor(kind: MessageKind, env: { sendDelaySeconds: number; dmSendDelaySeconds?: number }): number {
@@ -336,9 +363,10 @@ export async function enqueueMessage(trx: Db, input: EnqueueInput, env: Pipeline
   // business's group.
   const count = "memberIds" in audience ? audience.memberIds.length : await countAudience(trx, input.businessId, audience);
   if (count === 0) throw new AppError("BR026");
-  await assertCredit(trx, input.businessId, "memberIds" in audience ? 1 : count, now);
+  const capped = "groupId" in audience && input.maxRecipients ? Math.min(count, input.maxRecipients) : count;
+  await assertCredit(trx, input.businessId, "memberIds" in audience ? 1 : capped, now);
   // A discount code per recipient: refused (BR038) before anything is written when too few are made.
-  if (template.usesShopCode) await assertCodesAvailable(trx, input.businessId, count);
+  if (template.usesShopCode) await assertCodesAvailable(trx, input.businessId, capped);
 
   const at = now.toISOString();
   const messageId = await insertMessageRow(trx, input, {
@@ -360,10 +388,10 @@ export async function enqueueMessage(trx: Db, input: EnqueueInput, env: Pipeline
     quietHours: t.quiet ? 1 : 0,
     charged: 1,
     createdAt: at,
-  }, env.publicUrl);
-  if (result.recipients === 0) throw new AppError("BR026");
+  }, env.publicUrl, now, "groupId" in audience ? input.maxRecipients : null);
+  if (result.recipients === 0) throw new AppError(result.leftOut ? "BR012" : "BR026", result.leftOut ? { needed: 1, remaining: 0 } : undefined);
   await chargeOrRefuse(trx, input.businessId, result.credits, input.chargeReference ?? `message:${messageId}`, now);
-  await trx.updateTable("messages").set({ recipients: result.recipients, credits: result.credits }).where("id", "=", messageId).execute();
+  await trx.updateTable("messages").set({ recipients: result.recipients, credits: result.credits, left_out: result.leftOut }).where("id", "=", messageId).execute();
   return { messageId, recipients: result.recipients, credits: result.credits, status: t.status, editableUntil: t.editableUntil };
 }
 
@@ -437,6 +465,7 @@ export async function createMessage(deps: PipelineDeps, input: CreateMessageInpu
       createdBy: input.createdBy,
       idempotencyKey: input.idempotencyKey,
       campaignId: input.campaignId,
+      maxRecipients: input.maxRecipients,
     }, env),
   );
 }
@@ -494,7 +523,7 @@ export async function updateMessage(deps: PipelineDeps, input: UpdateMessageInpu
       quietHours: t.quiet ? 1 : 0,
       charged: 1,
       createdAt: now.toISOString(),
-    }, deps.config.publicUrl);
+    }, deps.config.publicUrl, now);
     if (result.recipients === 0) throw new AppError("BR026");
     await chargeOrRefuse(trx, msg.business_id, result.credits, `message:${msg.id}`, now);
     await trx

@@ -3,7 +3,7 @@
 // and asks for a 3-D Secure confirmation on its own page. No money moves.
 import type { Database } from "#db/index";
 import { randomToken } from "~/lib/crypto.server";
-import type { CardInput, ChargeRequest, ChargeResult, PaymentProvider } from "./types";
+import { PaymentProviderError, type CardInput, type ChargeRequest, type ChargeResult, type PaymentProvider, type RefundRequest } from "./types";
 
 /** The simulator's test cards and how each behaves. */
 export const TEST_CARDS = {
@@ -23,6 +23,7 @@ function behaviourOf(number: string): Behaviour | undefined {
 
 export class SimulatorPaymentProvider implements PaymentProvider {
   readonly name = "simulator";
+  readonly cardEntry = "form" as const;
   constructor(
     private readonly db: Database,
     private readonly now: () => Date,
@@ -85,6 +86,31 @@ export class SimulatorPaymentProvider implements PaymentProvider {
       default:
         return { status: "declined", reference, code: behaviourOf(row.card) === "authenticates" ? "authentication_required" : "card_declined" };
     }
+  }
+
+  /** A refund is recorded as its own line on the simulator's page (a negative amount). */
+  async refund(request: RefundRequest): Promise<{ reference: string }> {
+    const seen = await this.db.selectFrom("sim_payments").select("reference").where("idempotency_key", "=", request.idempotencyKey).executeTakeFirst();
+    if (seen) return { reference: seen.reference };
+    const charged = await this.db.selectFrom("sim_payments").selectAll().where("reference", "=", request.reference).executeTakeFirst();
+    if (!charged || charged.status !== "SUCCEEDED") throw new PaymentProviderError("no successful payment to refund", { retryable: false });
+    const reference = `simrefund_${randomToken(12).replace(/[^A-Za-z0-9]/g, "")}`;
+    await this.db
+      .insertInto("sim_payments")
+      .values({
+        business_id: charged.business_id,
+        reference,
+        idempotency_key: request.idempotencyKey,
+        card: charged.card,
+        amount_pence: -request.amountPence,
+        description: `Refund of ${charged.reference}\n/paymenthistory`,
+        status: "REFUNDED",
+        created_at: this.now().toISOString(),
+      })
+      .onConflict((oc) => oc.column("idempotency_key").doNothing())
+      .execute();
+    const stored = await this.db.selectFrom("sim_payments").select("reference").where("idempotency_key", "=", request.idempotencyKey).executeTakeFirstOrThrow();
+    return { reference: stored.reference };
   }
 }
 
