@@ -89,6 +89,20 @@ describe.each(DIALECTS)("public API v1 (%s)", (dialect) => {
     expect(await t.app.db.selectFrom("api_key_secrets").select("id").where("api_key_id", "=", c.keyId).execute()).toEqual([]);
   });
 
+  it("refuses every key of a business an operator suspended or disabled (403 UA005), and takes them back once lifted", async () => {
+    const c = await apiClient(t.app);
+    await json(await c.call("/api/v1/groups"));
+    const before = (await t.app.db.selectFrom("businesses").select("status").where("id", "=", c.businessId).executeTakeFirstOrThrow()).status;
+    for (const status of ["SUSPENDED", "DISABLED"] as const) {
+      await t.app.db.updateTable("businesses").set({ status }).where("id", "=", c.businessId).execute();
+      await expectError(await c.call("/api/v1/groups"), 403, "UA005");
+      await expectError(await c.call("/api/v1/members", { method: "POST", body: addBody("07700 900461") }), 403, "UA005");
+    }
+    expect(await t.app.db.selectFrom("members").select("id").where("business_id", "=", c.businessId).execute()).toEqual([]);
+    await t.app.db.updateTable("businesses").set({ status: before }).where("id", "=", c.businessId).execute();
+    await json(await c.call("/api/v1/groups"));
+  });
+
   it("rolls a key: the new secret works at once, the old one until its grace period ends (or not at all with none)", async () => {
     const c = await apiClient(t.app);
     const rolled = await rollApiKey(t.app.db, c.businessId, c.keyId, 3600, new Date());

@@ -197,11 +197,14 @@ export async function authenticateApiKey(db: Db, secret: string, now: Date, hash
   const row = await db
     .selectFrom("api_key_secrets as s")
     .innerJoin("api_keys as k", "k.id", "s.api_key_id")
-    .select(["k.id", "k.business_id", "k.name", "k.enabled", "k.member_permission", "k.messaging_permission", "k.last_used_at", "s.expires_at"])
+    .innerJoin("businesses as b", "b.id", "k.business_id")
+    .select(["k.id", "k.business_id", "k.name", "k.enabled", "k.member_permission", "k.messaging_permission", "k.last_used_at", "s.expires_at", "b.status as business_status"])
     .where("s.secret_hash", "=", hash)
     .executeTakeFirst();
   if (!row || Number(row.enabled) !== 1) return null;
   if (row.expires_at !== null && row.expires_at <= at) return null;
+  // A business an operator disabled or suspended: its keys are refused like its logins (UA005).
+  if (row.business_status === "DISABLED" || row.business_status === "SUSPENDED") throw new AppError("UA005");
   if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_RESOLUTION_MS) {
     await db.updateTable("api_keys").set({ last_used_at: at }).where("id", "=", row.id).execute();
   }

@@ -139,7 +139,13 @@ export function v1Route(entries: AnyEntry[]): V1RouteHandler {
     let reserved: number | null = null;
     try {
       const now = deps.now();
-      const key = await authenticateApiKey(deps.db, secret, now, hash);
+      let key: ApiKeyPrincipal | null;
+      try {
+        key = await authenticateApiKey(deps.db, secret, now, hash);
+      } catch (error) {
+        if (error instanceof AppError && error.code === "UA005") return apiError("UA005", null, 403);
+        throw error;
+      }
       if (!key) return unauthorised();
       if (!hasScope(key, op.scope)) return apiError("FB001", { scope: op.scope }, 403);
 
