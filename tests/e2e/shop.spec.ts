@@ -5,7 +5,7 @@
 // simulator's phones, and the same codes listed in the shop simulator, where one is marked redeemed.
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
-import { DEMO, dbPath, expectAccessible, login, simMessages } from "./support";
+import { DEMO, dbPath, expectAccessible, login, simMessages, ensureDemoCredits } from "./support";
 
 /** The demo business's subscribed members (db/seed.ts). */
 const SUBSCRIBED = [
@@ -36,22 +36,6 @@ function setQuietHours(hours: { start: string; end: string } | null): { start: s
   });
 }
 
-/**
- * This spec texts every subscriber of the demo business; the specs before it have spent part of the demo trial's
- * credits, so each run first grants the demo enough for its sends (a ledger grant, as the billing code would).
- */
-function topUpDemo(credits: number): void {
-  withDb((db) => {
-    const { id } = db.prepare("SELECT id FROM businesses WHERE phone_number = ?").get(DEMO.number) as { id: number };
-    db.prepare("INSERT INTO credit_ledger (business_id, kind, pool, credits, reason, created_at, grant_key) VALUES (?, 'GRANT', 'TRIAL', ?, 'e2e top-up', ?, ?)").run(
-      id,
-      credits,
-      new Date().toISOString(),
-      `e2e-shop:${Date.now()}:${Math.random().toString(36).slice(2)}`,
-    );
-  });
-}
-
 /** Each run starts with no shop connected, and leaves none for the specs after it. */
 function forgetShop(): void {
   withDb((db) => db.prepare("DELETE FROM shop_integrations WHERE business_id = (SELECT id FROM businesses WHERE phone_number = ?)").run(DEMO.number));
@@ -61,7 +45,7 @@ test.describe("shop discount codes", () => {
   let quiet: { start: string; end: string } | null = null;
   test.beforeEach(() => {
     quiet = setQuietHours(null);
-    topUpDemo(40);
+    ensureDemoCredits(100);
     forgetShop();
   });
   test.afterEach(() => {

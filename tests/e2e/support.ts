@@ -124,8 +124,31 @@ export function userRow(email: string): { failed_logins: number; locked_until: s
   return withDb((db) => db.prepare("SELECT failed_logins, locked_until, business_id FROM users WHERE email = ?").get(email.toLowerCase()) as never);
 }
 
-/** Signs in through the login form (works with JavaScript on or off). */
+/**
+ * Tops the demo trial up to at least `min` credits, the way the billing code grants them (the balance column and a
+ * ledger row together, so the ledger still reconciles). The specs share the demo business and each spends some of
+ * its 42 trial credits; without this, whichever spec runs late finds the trial spent.
+ */
+export function ensureDemoCredits(min = 100): void {
+  withDb((db) => {
+    const b = db.prepare("SELECT id, trial_credits FROM businesses WHERE phone_number = ?").get(DEMO.number) as { id: number; trial_credits: number } | undefined;
+    if (!b || b.trial_credits >= min) return;
+    const add = min - b.trial_credits;
+    db.transaction(() => {
+      db.prepare("UPDATE businesses SET trial_credits = trial_credits + ? WHERE id = ?").run(add, b.id);
+      db.prepare("INSERT INTO credit_ledger (business_id, kind, pool, credits, reason, created_at, grant_key) VALUES (?, 'GRANT', 'TRIAL', ?, 'e2e top-up', ?, ?)").run(
+        b.id,
+        add,
+        new Date().toISOString(),
+        `e2e-top-up:${crypto.randomUUID()}`,
+      );
+    })();
+  });
+}
+
+/** Signs in through the login form (works with JavaScript on or off); the demo owner's trial is topped up first. */
 export async function login(page: Page, email: string, password: string): Promise<void> {
+  if (email === DEMO.email) ensureDemoCredits();
   await page.goto("/login");
   await page.getByLabel("Email address").fill(email);
   await page.getByLabel("Password").fill(password);
