@@ -4,19 +4,9 @@
 // week's texts and opt-outs, as a chart with JavaScript and as a table without, and downloads them as CSV.
 // Every page passes axe-core.
 import crypto from "node:crypto";
-import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
-import { DEMO, dbPath, expectAccessible, login, ukMobile, uniqueEmail } from "./support";
+import { createTrialOwner, DEMO, expectAccessible, login, ukMobile, uniqueEmail, withDb } from "./support";
 
-function withDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(dbPath());
-  db.pragma("busy_timeout = 5000");
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
 
 /** A second Administrator of the demo business: a user who has not seen the quick start yet. */
 function createDemoAdmin(): string {
@@ -35,21 +25,12 @@ function createDemoAdmin(): string {
 
 /** A business of its own with an owner, three members texted a group message an hour ago, one of whom opted out. */
 function createBusinessWithAWeek(): string {
-  const email = uniqueEmail("analytics");
+  // 50 trial credits, 3 of them spent on the group message below.
+  const { email, businessId: biz } = createTrialOwner({ prefix: "analytics", company: `E2E Deli ${crypto.randomBytes(3).toString("hex")}`, ownerName: "Dee Deli", trialDays: 20 });
   withDb((db) => {
-    const demo = db.prepare("SELECT b.terms_version, u.password_hash FROM businesses b JOIN users u ON u.business_id = b.id WHERE u.email = ?").get(DEMO.email) as { terms_version: string; password_hash: string };
     const now = Date.now();
     const at = (ms: number) => new Date(now - ms).toISOString();
-    const name = `E2E Deli ${crypto.randomBytes(3).toString("hex")}`;
-    const biz = Number(
-      db
-        .prepare(
-          `INSERT INTO businesses (name, name_key, phone_number, onboarding, status, trial_credits, trial_ends_at, referral_code, terms_version, created_at)
-           VALUES (?, ?, NULL, 'COMPLETE', 'TRIAL', 47, ?, ?, ?, ?)`,
-        )
-        .run(name, name.toLowerCase(), new Date(now + 20 * 86400_000).toISOString(), `E2E${crypto.randomBytes(4).toString("hex")}`, demo.terms_version, at(0)).lastInsertRowid,
-    );
-    db.prepare("INSERT INTO users (business_id, name, email, mobile, password_hash, role, created_at) VALUES (?, 'Dee Deli', ?, ?, ?, 'ADMIN', ?)").run(biz, email, ukMobile(), demo.password_hash, at(0));
+    db.prepare("UPDATE businesses SET trial_credits = 47 WHERE id = ?").run(biz);
     const sentAt = at(3600_000);
     const message = Number(
       db

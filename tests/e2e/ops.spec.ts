@@ -3,43 +3,15 @@
 // JavaScript is on); an operator opens admin access to the owner's account from a button, sees the banner,
 // suspends the business and lifts it again, and finds it all in the audit log. Every screen passes axe-core.
 import crypto from "node:crypto";
-import Database from "better-sqlite3";
 import { expect, test, type Browser, type TestInfo } from "@playwright/test";
-import { DEMO, dbPath, expectAccessible, login, screenshots, ukMobile, uniqueEmail } from "./support";
+import { createTrialOwner, DEMO, expectAccessible, login, screenshots, uniqueEmail, withDb } from "./support";
 
 const OPERATOR_PASSWORD = "Console-pass-42";
 
-function withDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(dbPath());
-  db.pragma("busy_timeout = 5000");
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
 /** A business of its own with its Administrator (the demo owner's password), so the two projects never meet. */
 function createOwner(): { email: string; company: string; name: string } {
-  const email = uniqueEmail("chat");
-  const company = `E2E Deli ${crypto.randomBytes(3).toString("hex")}`;
   const name = "Dora Deli";
-  withDb((db) => {
-    const demo = db.prepare("SELECT b.terms_version, u.password_hash FROM businesses b JOIN users u ON u.business_id = b.id WHERE u.email = ?").get(DEMO.email) as {
-      terms_version: string;
-      password_hash: string;
-    };
-    const now = new Date();
-    const id = Number(
-      db
-        .prepare(
-          `INSERT INTO businesses (name, name_key, phone_number, onboarding, status, trial_credits, trial_ends_at, referral_code, terms_version, created_at)
-           VALUES (?, ?, NULL, 'COMPLETE', 'TRIAL', 50, ?, ?, ?, ?)`,
-        )
-        .run(company, company.toLowerCase(), new Date(now.getTime() + 30 * 86400_000).toISOString(), `E2E${crypto.randomBytes(4).toString("hex")}`, demo.terms_version, now.toISOString()).lastInsertRowid,
-    );
-    db.prepare("INSERT INTO users (business_id, name, email, mobile, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?, 'ADMIN', ?)").run(id, name, email, ukMobile(), demo.password_hash, now.toISOString());
-  });
+  const { email, company } = createTrialOwner({ prefix: "chat", company: `E2E Deli ${crypto.randomBytes(3).toString("hex")}`, ownerName: name });
   return { email, company, name };
 }
 

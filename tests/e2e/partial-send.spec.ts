@@ -3,40 +3,26 @@
 // of 8 members" or "Increase my plan first"; sending to the first 5 says so, the list says 3 were left out, and
 // the left-out page names them. Every screen passes axe-core.
 import crypto from "node:crypto";
-import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
-import { DEMO, dbPath, expectAccessible, login, screenshots, ukMobile, uniqueEmail } from "./support";
+import { createTrialOwner, DEMO, expectAccessible, login, screenshots, ukMobile, withDb } from "./support";
 
 /** A trial business of its own with 5 credits left, a number, no quiet hours and 8 subscribed members. */
 function createShortTrial(): { email: string } {
-  const email = uniqueEmail("partial");
-  const db = new Database(dbPath());
-  db.pragma("busy_timeout = 5000");
-  try {
-    const demo = db.prepare("SELECT b.terms_version, u.password_hash FROM businesses b JOIN users u ON u.business_id = b.id WHERE u.email = ?").get(DEMO.email) as {
-      terms_version: string;
-      password_hash: string;
-    };
+  const { email, businessId } = createTrialOwner({
+    prefix: "partial",
+    company: `E2E Bakery ${crypto.randomBytes(3).toString("hex")}`,
+    ownerName: "Bea Baker",
+    credits: 5,
+    phoneNumber: `+447700${crypto.randomInt(800000, 899999)}`,
+    noQuietHours: true,
+  });
+  withDb((db) => {
     const now = new Date().toISOString();
-    const name = `E2E Bakery ${crypto.randomBytes(3).toString("hex")}`;
-    const number = `+447700${crypto.randomInt(800000, 899999)}`;
-    const businessId = Number(
-      db
-        .prepare(
-          `INSERT INTO businesses (name, name_key, phone_number, onboarding, status, trial_credits, trial_ends_at, referral_code, terms_version, quiet_start, quiet_end, created_at)
-           VALUES (?, ?, ?, 'COMPLETE', 'TRIAL', 5, ?, ?, ?, '00:00', '00:00', ?)`,
-        )
-        .run(name, name.toLowerCase(), number, new Date(Date.now() + 30 * 86400_000).toISOString(), `E2E${crypto.randomBytes(4).toString("hex")}`, demo.terms_version, now).lastInsertRowid,
-    );
-    db.prepare("INSERT INTO credit_ledger (business_id, kind, pool, credits, reason, created_at, grant_key) VALUES (?, 'GRANT', 'TRIAL', 5, 'trial', ?, ?)").run(businessId, now, `trial:${businessId}`);
-    db.prepare("INSERT INTO users (business_id, name, email, mobile, password_hash, role, created_at) VALUES (?, 'Bea Baker', ?, ?, ?, 'ADMIN', ?)").run(businessId, email, ukMobile(), demo.password_hash, now);
     const member = db.prepare(
       `INSERT INTO members (business_id, phone, first_name, status, unique_ref, joined_at, created_at, updated_at) VALUES (?, ?, ?, 'SUBSCRIBED', ?, ?, ?, ?)`,
     );
     for (let i = 1; i <= 8; i++) member.run(businessId, ukMobile(), `Patron${i}`, crypto.randomBytes(16).toString("base64url"), now, now, now);
-  } finally {
-    db.close();
-  }
+  });
   return { email };
 }
 

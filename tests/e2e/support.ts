@@ -102,6 +102,45 @@ export async function textDemo(page: Page, from: string, body: string): Promise<
 }
 
 /**
+ * A trial business of its own with its Administrator (the demo owner's password and terms), so a spec's two
+ * projects (JavaScript on and off) never share its data. Its trial credits are granted as the billing code grants
+ * them: the balance and a ledger row together.
+ */
+export function createTrialOwner(options: { prefix: string; company?: string; ownerName?: string; credits?: number; phoneNumber?: string | null; trialDays?: number; noQuietHours?: boolean }): {
+  email: string;
+  businessId: number;
+  company: string;
+} {
+  const email = uniqueEmail(options.prefix);
+  const company = options.company ?? `E2E ${options.prefix} ${crypto.randomBytes(3).toString("hex")}`;
+  const credits = options.credits ?? 50;
+  const businessId = withDb((db) => {
+    const demo = db.prepare("SELECT b.terms_version, u.password_hash FROM businesses b JOIN users u ON u.business_id = b.id WHERE u.email = ?").get(DEMO.email) as {
+      terms_version: string;
+      password_hash: string;
+    };
+    const now = new Date().toISOString();
+    const quiet = options.noQuietHours ? "00:00" : null;
+    return db.transaction(() => {
+      const id = Number(
+        db
+          .prepare(
+            `INSERT INTO businesses (name, name_key, phone_number, onboarding, status, trial_credits, trial_ends_at, referral_code, terms_version, created_at)
+             VALUES (?, ?, ?, 'COMPLETE', 'TRIAL', ?, ?, ?, ?, ?)`,
+          )
+          .run(company, company.toLowerCase(), options.phoneNumber ?? null, credits, new Date(Date.now() + (options.trialDays ?? 30) * 86400_000).toISOString(), `E2E${crypto.randomBytes(4).toString("hex")}`, demo.terms_version, now)
+          .lastInsertRowid,
+      );
+      if (quiet) db.prepare("UPDATE businesses SET quiet_start = ?, quiet_end = ? WHERE id = ?").run(quiet, quiet, id);
+      db.prepare("INSERT INTO credit_ledger (business_id, kind, pool, credits, reason, created_at, grant_key) VALUES (?, 'GRANT', 'TRIAL', ?, 'trial', ?, ?)").run(id, credits, now, `trial:${id}`);
+      db.prepare("INSERT INTO users (business_id, name, email, mobile, password_hash, role, created_at) VALUES (?, ?, ?, ?, ?, 'ADMIN', ?)").run(id, options.ownerName ?? "Eve Owner", email, ukMobile(), demo.password_hash, now);
+      return id;
+    })();
+  });
+  return { email, businessId, company };
+}
+
+/**
  * A second user in the demo business with the demo password, for tests that must not disturb the demo
  * owner (the lockout test). The password hash is copied from the demo owner's row.
  */

@@ -3,37 +3,14 @@
 // body, then deletes the endpoint after confirming; a private address is refused with a clear message (the e2e
 // server runs in production mode); a team member is refused. Every screen passes axe-core.
 import crypto from "node:crypto";
-import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
-import { createDemoTeamUser, DEMO, dbPath, expectAccessible, login, ukMobile, uniqueEmail } from "./support";
+import { createDemoTeamUser, createTrialOwner, DEMO, expectAccessible, login } from "./support";
 
 const PATH = "/manageintegrations/webhooks";
 
 /** A business with its Administrator (the demo password), so the two projects never share endpoints. */
 function createBusinessOwner(): { email: string } {
-  const email = uniqueEmail("webhooks");
-  const db = new Database(dbPath());
-  db.pragma("busy_timeout = 5000");
-  try {
-    const demo = db.prepare("SELECT b.terms_version, u.password_hash FROM businesses b JOIN users u ON u.business_id = b.id WHERE u.email = ?").get(DEMO.email) as {
-      terms_version: string;
-      password_hash: string;
-    };
-    const now = new Date();
-    const name = `E2E Hooks ${crypto.randomBytes(3).toString("hex")}`;
-    const id = Number(
-      db
-        .prepare(
-          `INSERT INTO businesses (name, name_key, phone_number, onboarding, status, trial_credits, trial_ends_at, referral_code, terms_version, created_at)
-           VALUES (?, ?, NULL, 'COMPLETE', 'TRIAL', 50, ?, ?, ?, ?)`,
-        )
-        .run(name, name.toLowerCase(), new Date(now.getTime() + 30 * 86400_000).toISOString(), `WH${crypto.randomBytes(4).toString("hex")}`, demo.terms_version, now.toISOString()).lastInsertRowid,
-    );
-    db.prepare("INSERT INTO users (business_id, name, email, mobile, password_hash, role, created_at) VALUES (?, 'Hana Hook', ?, ?, ?, 'ADMIN', ?)").run(id, email, ukMobile(), demo.password_hash, now.toISOString());
-  } finally {
-    db.close();
-  }
-  return { email };
+  return createTrialOwner({ prefix: "webhooks", company: `E2E Hooks ${crypto.randomBytes(3).toString("hex")}`, ownerName: "Hana Hook" });
 }
 
 test.describe("webhooks", () => {
